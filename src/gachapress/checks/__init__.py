@@ -1,0 +1,31 @@
+"""Deck consistency checks and worked examples: what `gachapress check` runs on a loaded game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gachapress.checks.common import COMMON_CHECKS
+from gachapress.checks.examples import run_examples
+from gachapress.data.load import GameData
+from gachapress.errors import Problem
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The outcome of one named check on one game."""
+
+    check: str
+    problems: list[Problem]
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.severity == "error" for p in self.problems)
+
+
+def run_checks(game: GameData) -> list[CheckReport]:
+    """Every shared and game-specific consistency check, then every worked example."""
+    checks = {**COMMON_CHECKS, **game.spec.checks}
+    reports = [CheckReport(name, sorted(check(game))) for name, check in checks.items()]
+    verdicts = run_examples(game, game.model.examples, ("examples",))
+    reports.append(CheckReport("examples", [v.problem for v in verdicts if v.problem]))
+    return reports

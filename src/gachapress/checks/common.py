@@ -1,0 +1,98 @@
+"""Checks every game gets: deck sizes against the component list, languages, art files."""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from pydantic import BaseModel
+
+from gachapress.data.load import GameData
+from gachapress.data.model import Text
+from gachapress.data.yamlsource import PathKey
+from gachapress.errors import Problem
+
+
+def deck_sizes(game: GameData) -> Iterator[Problem]:
+    """Each deck is listed once in the components, with the number of cards it really holds."""
+    listed: dict[str, int] = {}
+    for i, component in enumerate(game.model.components):
+        if component.deck is None:
+            continue
+        if component.deck in listed:
+            yield game.where(("components", i, "deck")).problem(
+                f"deck {component.deck!r} is listed twice in the components"
+            )
+            continue
+        listed[component.deck] = i
+        deck = game.model.deck(component.deck)
+        if deck.size() != component.count:
+            yield game.where(("components", i, "count")).problem(
+                f"the components list {component.count} cards in deck {component.deck!r}, "
+                f"but the deck holds {deck.size()}"
+            )
+    for deck_id, _ in game.model.deck_items():
+        if deck_id not in listed:
+            yield game.where(("decks", deck_id), key=True).problem(
+                f"deck {deck_id!r} is missing from the component list"
+            )
+
+
+def languages(game: GameData) -> Iterator[Problem]:
+    """Every text of the game (cards, decks, modes, examples, ...) is in each language."""
+    wanted = set(game.model.languages)
+    for path, text in _texts(game.model, ()):
+        missing = sorted(wanted - set(text))
+        extra = sorted(set(text) - wanted)
+        if missing:
+            yield game.where(path).problem(f"missing text in {', '.join(missing)}")
+        if extra:
+            yield game.where(path).problem(
+                f"text in {', '.join(extra)}, which the game does not publish "
+                f"(languages: {', '.join(game.model.languages)})"
+            )
+
+
+def art_files(game: GameData) -> Iterator[Problem]:
+    """Every art file a card names exists inside the game's folder."""
+    for deck_id, deck in game.model.deck_items():
+        for card, path in zip(deck.faces(), deck.face_paths(), strict=True):
+            if card.art.file and not (game.folder / card.art.file).is_file():
+                yield game.where(("decks", deck_id, *path, "art", "file")).problem(
+                    f"card {card.id!r}: art file {card.art.file!r} not found in {game.folder.name}/"
+                )
+
+
+def _texts(value: Any, path: PathKey) -> Iterator[tuple[PathKey, dict[str, str]]]:
+    """Each Text field in a model tree, with its data path (aliases as in the YAML)."""
+    if isinstance(value, BaseModel):
+        for name, field in type(value).model_fields.items():
+            child = getattr(value, name)
+            key = field.alias or name
+            if child is not None and _is_text(field.annotation):
+                yield (*path, key), child
+            else:
+                yield from _texts(child, (*path, key))
+    elif isinstance(value, list | tuple):
+        for i, child in enumerate(value):
+            yield from _texts(child, (*path, i))
+    elif isinstance(value, dict):
+        for key, child in value.items():
+            yield from _texts(child, (*path, key))
+
+
+def _is_text(annotation: Any) -> bool:
+    if annotation == Text:
+        return True
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return any(arg == Text for arg in typing.get_args(annotation))
+    return False
+
+
+COMMON_CHECKS: dict[str, Callable[[GameData], Iterable[Problem]]] = {
+    "deck-sizes": deck_sizes,
+    "languages": languages,
+    "art-files": art_files,
+}

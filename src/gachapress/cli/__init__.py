@@ -1,0 +1,1 @@
+"""The `gachapress` command line: one module per command, assembled in main."""

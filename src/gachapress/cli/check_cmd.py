@@ -1,0 +1,94 @@
+"""`gachapress check`: validate the rules, run the deck checks and every worked example."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gachapress.checks import run_checks
+from gachapress.checks.examples import run_examples
+from gachapress.cli.common import RootOption, load_or_report, print_problems, select_games
+from gachapress.data.examples_file import load_examples_file
+from gachapress.data.load import GameData
+from gachapress.errors import RulesError
+from gachapress.games import GAME_IDS
+
+
+def check(
+    games: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[GAME]...", show_default=False, help="Games to check (default: all)."
+        ),
+    ] = None,
+    examples: Annotated[
+        Path | None,
+        typer.Option(
+            "--examples",
+            metavar="FILE",
+            dir_okay=False,
+            help="Also run the worked examples of this file ('game:' and 'examples:').",
+        ),
+    ] = None,
+    root: RootOption = Path("."),
+) -> None:
+    """Validate the rules files, run every deck-consistency check and every worked example.
+
+    Exit status: 0 when everything holds, 1 when anything fails, 2 for a usage error.
+    """
+    selected = select_games(games) if games or examples is None else []
+    failed = 0
+    for game_id in selected:
+        game = load_or_report(game_id, root)
+        if game is None:
+            typer.echo(f"{game_id}: FAILED (the rules files do not load)")
+            failed += 1
+            continue
+        failed += not _check_game(game)
+    if examples is not None:
+        failed += not _check_examples_file(examples, root)
+    total = len(selected) + (examples is not None)
+    typer.echo(
+        f"checked {total} item{'s' if total != 1 else ''}: {total - failed} ok, {failed} failed"
+    )
+    if failed:
+        raise typer.Exit(1)
+
+
+def _check_game(game: GameData) -> bool:
+    reports = run_checks(game)
+    problems = sorted(p for report in reports for p in report.problems)
+    print_problems(problems)
+    cards = sum(deck.size() for _, deck in game.model.deck_items())
+    decks = len(list(game.model.deck_items()))
+    passed = [r.check for r in reports if r.ok]
+    examples = len(game.model.examples)
+    status = "ok" if len(passed) == len(reports) else "FAILED"
+    typer.echo(
+        f"{game.id}: {status}: {cards} cards in {decks} decks, "
+        f"{len(passed)}/{len(reports)} checks passed ({', '.join(r.check for r in reports)}), "
+        f"{examples} worked examples, {len(game.model.clarifications)} clarifications"
+    )
+    return status == "ok"
+
+
+def _check_examples_file(file: Path, root: Path) -> bool:
+    try:
+        extra, locations = load_examples_file(file)
+    except RulesError as exc:
+        print_problems(exc.problems)
+        typer.echo(f"{file}: FAILED (the examples file does not load)")
+        return False
+    if extra.game not in GAME_IDS:
+        print_problems([locations.at(("game",)).problem(f"unknown game {extra.game!r}")])
+        return False
+    game = load_or_report(extra.game, root)
+    if game is None:
+        return False
+    verdicts = run_examples(game, extra.examples, ("examples",), locations)
+    print_problems([v.problem for v in verdicts if v.problem])
+    passed = sum(v.passed for v in verdicts)
+    typer.echo(f"{file}: {passed} passed, {len(verdicts) - passed} failed")
+    return passed == len(verdicts)

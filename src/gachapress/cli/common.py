@@ -1,0 +1,49 @@
+"""What every command shares: the project root, game selection, printing problems."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gachapress.data.load import GameData, load_rules
+from gachapress.errors import Problem, RulesError
+from gachapress.games import GAME_IDS
+
+RootOption = Annotated[
+    Path,
+    typer.Option(
+        "--root",
+        help="Project folder holding rules/, templates/, build/ and out/.",
+        file_okay=False,
+    ),
+]
+
+
+def rules_dir(root: Path) -> Path:
+    return root / "rules"
+
+
+def select_games(names: list[str] | None) -> list[str]:
+    """The games named on the command line (all of them when none), refusing unknown names."""
+    for name in names or []:
+        if name not in GAME_IDS:
+            raise typer.BadParameter(
+                f"unknown game {name!r}; choose from {', '.join(GAME_IDS)}", param_hint="GAME"
+            )
+    return list(dict.fromkeys(names)) if names else list(GAME_IDS)
+
+
+def print_problems(problems: list[Problem]) -> None:
+    for problem in problems:
+        typer.echo(problem.format(), err=True)
+
+
+def load_or_report(game_id: str, root: Path) -> GameData | None:
+    """Load a game; on failure print its problems and return None."""
+    try:
+        return load_rules(game_id, rules_dir(root))
+    except RulesError as exc:
+        print_problems(exc.problems)
+        return None

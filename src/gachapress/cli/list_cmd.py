@@ -1,0 +1,46 @@
+"""`gachapress list`: the games, their modes and player counts, their decks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from gachapress.cli.common import RootOption, load_or_report, select_games
+from gachapress.data.load import GameData
+
+
+def summary(game: GameData) -> dict[str, Any]:
+    """The `list --json` record of one game (see DESIGN.md, "Command line")."""
+    model = game.model
+    return {
+        "name": model.name.get("en", next(iter(model.name.values()))),
+        "names": dict(model.name),
+        "modes": {mode_id: list(mode.players) for mode_id, mode in model.modes.items()},
+        "decks": {
+            deck_id: {"cards": deck.size(), "faces": len(deck.faces())}
+            for deck_id, deck in model.deck_items()
+        },
+    }
+
+
+def list_games(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    root: RootOption = Path("."),
+) -> None:
+    """List the games with their modes, player counts and decks."""
+    loaded = [load_or_report(game_id, root) for game_id in select_games(None)]
+    games = {game.id: summary(game) for game in loaded if game is not None}
+    if as_json:
+        typer.echo(json.dumps(games, ensure_ascii=False, indent=2))
+    else:
+        for game_id, info in games.items():
+            modes = "; ".join(f"{m} {'/'.join(map(str, p))}p" for m, p in info["modes"].items())
+            decks = ", ".join(
+                f"{d} {n['cards']} ({n['faces']} faces)" for d, n in info["decks"].items()
+            )
+            typer.echo(f"{game_id:15} {info['name']} — {modes} — {decks}")
+    if None in loaded:
+        raise typer.Exit(1)

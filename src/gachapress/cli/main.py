@@ -1,0 +1,25 @@
+"""The `gachapress` application: each command lives in its own module."""
+
+from __future__ import annotations
+
+import typer
+
+from gachapress.cli.cards_cmd import cards
+from gachapress.cli.check_cmd import check
+from gachapress.cli.list_cmd import list_games
+from gachapress.cli.schema_cmd import schema
+
+app = typer.Typer(
+    name="gachapress",
+    help="Card games specified once as YAML: engine, print-and-play cards, rulebooks.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("list")(list_games)
+app.command("cards")(cards)
+app.command("check")(check)
+app.command("schema")(schema)
+
+if __name__ == "__main__":
+    app()

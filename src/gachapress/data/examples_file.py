@@ -1,0 +1,32 @@
+"""An extra examples file for `check --examples`: `game: ID` and an `examples:` list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from gachapress.data.model import Example, Id, Strict
+from gachapress.data.validate import located_problems
+from gachapress.data.yamlsource import Locations, load_yaml
+from gachapress.errors import RulesError
+
+
+class ExamplesFile(Strict):
+    """The top of an examples file."""
+
+    game: Id
+    examples: list[Example]
+
+
+def load_examples_file(file: Path) -> tuple[ExamplesFile, Locations]:
+    """Read and validate an examples file; raise RulesError with located problems."""
+    data, locations = load_yaml(file)
+    if not isinstance(data, dict):
+        raise RulesError(
+            [locations.at(()).problem("expected a mapping with 'game' and 'examples'")]
+        )
+    try:
+        return ExamplesFile.model_validate(data), locations
+    except ValidationError as exc:
+        raise RulesError(located_problems(exc, data, locations)) from None

@@ -1,0 +1,178 @@
+"""Load a game's rules folder into its validated model, or fail with located problems."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from gachapress.data.model import GameBase
+from gachapress.data.validate import located_problems
+from gachapress.data.yamlsource import Locations, Mark, PathKey, load_yaml
+from gachapress.errors import Problem, RulesError
+from gachapress.games import GAME_IDS, game_spec
+from gachapress.games.spec import GameSpec
+
+#: The files of a game's folder and the top-level keys each one holds (None: all the others).
+RULES_FILES: dict[str, frozenset[str] | None] = {
+    "game.yaml": None,
+    "decks.yaml": frozenset({"decks"}),
+    "examples.yaml": frozenset({"examples"}),
+    "clarifications.yaml": frozenset({"clarifications"}),
+}
+_OWNED = {key: name for name, keys in RULES_FILES.items() if keys for key in keys}
+
+
+@dataclass(frozen=True)
+class GameData:
+    """A game's validated model together with where each part of it was written."""
+
+    model: GameBase
+    spec: GameSpec
+    folder: Path
+    locations: Locations
+
+    @property
+    def id(self) -> str:
+        return self.model.id
+
+    def where(self, path: PathKey, *, key: bool = False) -> Mark:
+        """The mark of a data path, falling back to its nearest ancestor."""
+        return self.locations.at(path, key=key)
+
+    def card_path(self, card_id: str) -> PathKey:
+        """Where in the YAML a card's face is defined."""
+        for deck_id, deck in self.model.deck_items():
+            for card, path in zip(deck.faces(), deck.face_paths(), strict=True):
+                if card.id == card_id:
+                    return ("decks", deck_id, *path)
+        raise KeyError(card_id)
+
+
+def default_rules_dir() -> Path:
+    """``rules/`` of the project in the current directory, else of this source checkout."""
+    here = Path.cwd() / "rules"
+    if here.is_dir():
+        return here
+    return Path(__file__).resolve().parents[3] / "rules"
+
+
+def load_rules(game_id: str, rules_dir: Path | None = None) -> GameData:
+    """Read, validate and cross-check ``rules/<game_id>/``; RulesError when anything is off."""
+    rules_dir = Path(rules_dir) if rules_dir is not None else default_rules_dir()
+    folder = rules_dir / game_id
+    if game_id not in GAME_IDS:
+        raise RulesError([Problem(folder, 1, 1, f"unknown game {game_id!r}")])
+    if not folder.is_dir():
+        raise RulesError([Problem(folder, 1, 1, f"no rules folder for game {game_id!r}")])
+    data, locations = _read_folder(folder)
+    spec = game_spec(game_id)
+    try:
+        model = spec.model.model_validate(data)
+    except ValidationError as exc:
+        raise RulesError(located_problems(exc, data, locations)) from None
+    game = GameData(model, spec, folder, locations)
+    problems = list(spec.references(game)) if spec.references is not None else []
+    if not problems:
+        problems = list(_integrity(game))
+    if problems:
+        raise RulesError(problems)
+    return game
+
+
+def _read_folder(folder: Path) -> tuple[dict[str, Any], Locations]:
+    data: dict[str, Any] = {}
+    locations = Locations()
+    problems: list[Problem] = []
+    root: Mark | None = None
+    for path in sorted(folder.iterdir()):
+        if path.suffix in {".yaml", ".yml"} and path.name not in RULES_FILES:
+            expected = ", ".join(RULES_FILES)
+            problems.append(Problem(path, 1, 1, f"unexpected rules file (expected {expected})"))
+    game_file = folder / "game.yaml"
+    if not game_file.is_file():
+        problems.append(Problem(game_file, 1, 1, "missing game.yaml"))
+    for name, owned in RULES_FILES.items():
+        file = folder / name
+        if not file.is_file():
+            continue
+        try:
+            content, where = load_yaml(file)
+        except RulesError as exc:
+            problems.extend(exc.problems)
+            continue
+        if content is None and owned:
+            continue
+        if not isinstance(content, dict):
+            problems.append(where.at(()).problem("expected a mapping at the top of the file"))
+            continue
+        for key in content:
+            home = _OWNED.get(key, "game.yaml")
+            if home != name:
+                problems.append(
+                    where.at((key,), key=True).problem(f"key {key!r} belongs in {home}")
+                )
+                continue
+            data[key] = content[key]
+        if name == "game.yaml":
+            root = where.at(())
+        locations.update(where)
+    if problems:
+        raise RulesError(problems)
+    locations.values[()] = root or Mark(game_file, 1, 1)  # the document is game.yaml's mapping
+    return data, locations
+
+
+def _integrity(game: GameData) -> Iterable[Problem]:
+    """Cross-references the schema cannot see: the folder's id, unique ids, dangling references."""
+    model = game.model
+    if model.id != game.folder.name:
+        yield game.where(("id",)).problem(
+            f"id {model.id!r} does not match the folder name {game.folder.name!r}"
+        )
+    for path, what in _duplicates(game):
+        yield game.where(path).problem(what)
+    decks = dict(model.deck_items())
+    for i, component in enumerate(model.components):
+        if component.deck is not None and component.deck not in decks:
+            yield game.where(("components", i, "deck")).problem(
+                f"component names unknown deck {component.deck!r}"
+            )
+    clarifications = {c.id for c in model.clarifications}
+    for deck_id, deck in decks.items():
+        if deck.clarification is not None and deck.clarification not in clarifications:
+            yield game.where(("decks", deck_id, "clarification")).problem(
+                f"unknown clarification {deck.clarification!r}"
+            )
+    for i, example in enumerate(model.examples):
+        if example.rule not in game.spec.rules:
+            known = ", ".join(game.spec.rules.names())
+            yield game.where(("examples", i, "rule")).problem(
+                f"unknown rule {example.rule!r} (this game has: {known})"
+            )
+    for i, mode in enumerate(model.modes.values()):
+        counts = Counter(mode.players)
+        if any(n > 1 for n in counts.values()):
+            name = list(model.modes)[i]
+            yield game.where(("modes", name, "players")).problem("a player count is listed twice")
+    if len(set(model.languages)) != len(model.languages):
+        yield game.where(("languages",)).problem("a language is listed twice")
+
+
+def _duplicates(game: GameData) -> Iterable[tuple[PathKey, str]]:
+    seen: set[str] = set()
+    for deck_id, deck in game.model.deck_items():
+        for card, path in zip(deck.faces(), deck.face_paths(), strict=True):
+            if card.id in seen:
+                yield ("decks", deck_id, *path, "id"), f"duplicate card id {card.id!r}"
+            seen.add(card.id)
+    for section in ("examples", "clarifications"):
+        ids: set[str] = set()
+        for i, item in enumerate(getattr(game.model, section)):
+            if item.id in ids:
+                yield (section, i, "id"), f"duplicate {section[:-1]} id {item.id!r}"
+            ids.add(item.id)

@@ -1,0 +1,193 @@
+"""The parts of a game's data model that every game shares.
+
+Each game's package subclasses these with its own card fields, decks and parameters; the loader
+validates a game's YAML against that subclass, strictly (no unknown keys, no type coercion).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
+"""An id: lowercase letters, digits and single hyphens; safe in a file name or a URL."""
+Lang = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}$")]
+Line = Annotated[str, StringConstraints(min_length=1, max_length=2000)]
+Text = dict[Lang, Line]
+"""Text in each language the game publishes, keyed by ISO 639-1 code."""
+Count = Annotated[int, Field(ge=1, le=1000)]
+"""How many copies: a positive integer, and not absurdly many."""
+PlayerCount = Annotated[int, Field(ge=1, le=12)]
+Percent = Annotated[int, Field(ge=0, le=100)]
+Provenance = Literal["seed", "project"]
+"""Whether something is taken from the seed rulebook or is this project's own design."""
+
+
+class Strict(BaseModel):
+    """A model that refuses unknown keys and never coerces types."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Art(Strict):
+    """A card's picture: an OpenMoji emoji by hexcode, or an image file in the game folder."""
+
+    openmoji: (
+        Annotated[str, StringConstraints(pattern=r"^[0-9A-F]{4,6}(-[0-9A-F]{4,6})*$")] | None
+    ) = None
+    file: (
+        Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_.-]+)*\.(svg|png)$")]
+        | None
+    ) = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> Art:
+        if (self.openmoji is None) == (self.file is None):
+            raise ValueError("give exactly one of 'openmoji' or 'file'")
+        if self.file is not None and ".." in self.file:
+            raise ValueError("an art file must lie inside the game's folder")
+        return self
+
+
+class Card(Strict):
+    """One distinct face of a deck; ``count`` copies of it are in the deck."""
+
+    id: Id
+    count: Count = 1
+    name: Text
+    text: Text | None = None
+    art: Art
+
+    def __hash__(self) -> int:  # ids are unique within a game
+        return hash((type(self).__name__, self.id))
+
+
+CardT = TypeVar("CardT", bound=Card)
+
+
+class DeckBase(Strict):
+    """What every deck says about itself; subclasses say how its cards are given."""
+
+    name: Text
+    form: Literal["card", "token"] = "card"
+    provenance: Provenance
+    clarification: Id | None = None
+    """The clarification that explains a deck of the project's own design."""
+
+    def faces(self) -> list[Card]:
+        """Every distinct face, in a stable order."""
+        raise NotImplementedError
+
+    def face_paths(self) -> list[tuple[str | int, ...]]:
+        """Where each face (in the order of ``faces()``) is defined, relative to the deck."""
+        raise NotImplementedError
+
+    def size(self) -> int:
+        return sum(card.count for card in self.faces())
+
+
+class Deck(DeckBase, Generic[CardT]):
+    """A deck listed card by card."""
+
+    cards: Annotated[list[CardT], Field(min_length=1, max_length=500)]
+
+    def faces(self) -> list[CardT]:  # type: ignore[override]
+        return list(self.cards)
+
+    def face_paths(self) -> list[tuple[str | int, ...]]:
+        return [("cards", i) for i in range(len(self.cards))]
+
+
+class Decks(Strict):
+    """The decks of a game, one field each; a deck's id is its field name with hyphens."""
+
+    model_config = ConfigDict(alias_generator=lambda name: name.replace("_", "-"))
+
+
+class Mode(Strict):
+    """A way to play the game, with the player counts it supports."""
+
+    players: Annotated[list[PlayerCount], Field(min_length=1)]
+    name: Text
+    text: Text
+
+
+class PlayTime(Strict):
+    """Minutes a game takes, as printed on the box."""
+
+    min: Annotated[int, Field(ge=1, le=600)]
+    max: Annotated[int, Field(ge=1, le=600)]
+
+
+class Component(Strict):
+    """A line of the component list: a deck (with the size the seed states) or another item."""
+
+    deck: Id | None = None
+    count: Count
+    name: Text | None = None
+    provide_your_own: bool = False
+
+    @model_validator(mode="after")
+    def _deck_or_name(self) -> Component:
+        if (self.deck is None) == (self.name is None):
+            raise ValueError("give either 'deck' (a deck of this game) or 'name' (another item)")
+        return self
+
+
+class Example(Strict):
+    """A worked example: a rule function called with ``given`` must return ``expect``."""
+
+    id: Id
+    rule: Id | Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
+    given: dict[Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")], Any]
+    expect: Any
+    source: Provenance
+    text: Text
+
+
+class Clarification(Strict):
+    """A gap in the seed, and how this project fills it."""
+
+    id: Id
+    question: Text
+    decision: Text
+    reason: Text
+
+
+class GameBase(Strict):
+    """The fields every game's rules share; each game adds its decks and parameters."""
+
+    id: Id
+    name: Text
+    languages: Annotated[list[Lang], Field(min_length=1)]
+    """Languages the game publishes; the first is the language of its seed."""
+    seed: Annotated[str, StringConstraints(pattern=r"^[a-z0-9.-]+\.txt$")]
+    modes: dict[Id, Mode]
+    play_time: PlayTime
+    components: Annotated[list[Component], Field(min_length=1)]
+    decks: Decks
+    examples: list[Example] = []
+    clarifications: list[Clarification] = []
+
+    def deck_items(self) -> Iterator[tuple[str, DeckBase]]:
+        """Each deck of the game with its id, in declaration order."""
+        for name, field in type(self.decks).model_fields.items():
+            deck = getattr(self.decks, name)
+            if deck is not None:
+                yield field.alias or name, deck
+
+    def deck(self, deck_id: str) -> DeckBase:
+        return dict(self.deck_items())[deck_id]
+
+    def cards(self) -> dict[str, Card]:
+        """Every distinct face of every deck, by id."""
+        return {card.id: card for _, deck in self.deck_items() for card in deck.faces()}
+
+    def card_decks(self) -> dict[str, str]:
+        """The deck id of every card id."""
+        return {card.id: deck_id for deck_id, deck in self.deck_items() for card in deck.faces()}
+
+    def player_counts(self) -> list[int]:
+        return sorted({n for mode in self.modes.values() for n in mode.players})

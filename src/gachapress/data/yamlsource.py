@@ -1,0 +1,205 @@
+"""Read YAML into plain data while remembering where every node came from.
+
+Only the safe subset is accepted: mappings, sequences, strings, integers, floats, booleans and
+null. Nothing is constructed from tags, duplicate keys are refused, and a document whose aliases
+would expand into a huge structure is refused before it is expanded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from gachapress.errors import Problem, RulesError
+
+#: Largest number of nodes a document may expand to once its aliases are followed.
+MAX_EXPANDED_NODES = 100_000
+#: Largest rules file read, in bytes.
+MAX_FILE_BYTES = 2_000_000
+
+_SCALAR_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+}
+_TAG_NAMES = {"tag:yaml.org,2002:timestamp": "a date", "tag:yaml.org,2002:binary": "binary data"}
+
+PathKey = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A position in a file: 1-based line and column."""
+
+    file: Path
+    line: int
+    column: int
+
+    @classmethod
+    def of(cls, file: Path, node: Node) -> Mark:
+        return cls(file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def problem(self, message: str, severity: str = "error") -> Problem:
+        return Problem(self.file, self.line, self.column, message, severity)  # type: ignore[arg-type]
+
+
+@dataclass
+class Locations:
+    """Where each value (and each mapping key) of a loaded document sits in its file."""
+
+    values: dict[PathKey, Mark] = field(default_factory=dict)
+    keys: dict[PathKey, Mark] = field(default_factory=dict)
+
+    def at(self, path: PathKey, *, key: bool = False) -> Mark:
+        """The mark of ``path``, or of its nearest ancestor that exists."""
+        path = tuple(path)
+        if key and path in self.keys:
+            return self.keys[path]
+        while path not in self.values:
+            if not path:
+                raise KeyError("empty location index")
+            path = path[:-1]
+        return self.values[path]
+
+    def update(self, other: Locations) -> None:
+        self.values.update(other.values)
+        self.keys.update(other.keys)
+
+
+def load_yaml(file: Path, prefix: PathKey = ()) -> tuple[Any, Locations]:
+    """Parse one YAML file into plain data and its locations; raise RulesError on any problem."""
+    try:
+        raw = file.read_bytes()
+    except OSError as exc:
+        raise RulesError([Problem(file, 1, 1, f"cannot read file: {exc.strerror}")]) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise RulesError([Problem(file, 1, 1, f"file is larger than {MAX_FILE_BYTES} bytes")])
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulesError([Problem(file, 1, 1, f"not UTF-8 text ({exc.reason})")]) from None
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        message = f"invalid YAML: {exc.problem or exc.context}"
+        raise RulesError([Problem(file, line, col, message)]) from None
+    except yaml.YAMLError as exc:
+        raise RulesError([Problem(file, 1, 1, f"invalid YAML: {exc}")]) from None
+    if root is None:
+        return None, Locations({prefix: Mark(file, 1, 1)})
+    _refuse_alias_bombs(file, root)
+    reader = _Reader(file)
+    data = reader.convert(root, prefix)
+    if reader.problems:
+        raise RulesError(reader.problems)
+    return data, reader.locations
+
+
+def _refuse_alias_bombs(file: Path, root: Node) -> None:
+    """Refuse a document that aliases expand past MAX_EXPANDED_NODES, or that holds itself."""
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+
+    def size(node: Node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in active:
+            raise RulesError(
+                [Mark.of(file, node).problem("recursive alias: a node contains itself")]
+            )
+        active.add(key)
+        total = 1 + sum(size(child) for child in _children(node))
+        active.discard(key)
+        sizes[key] = total
+        return total
+
+    if size(root) <= MAX_EXPANDED_NODES:
+        return
+    node = root
+    while True:  # descend to where the blow-up happens
+        big = next((c for c in _children(node) if sizes[id(c)] > MAX_EXPANDED_NODES), None)
+        if big is None:
+            break
+        node = big
+    message = (
+        f"aliases would expand this document past {MAX_EXPANDED_NODES} nodes "
+        f"({sizes[id(root)]}); refused"
+    )
+    raise RulesError([Mark.of(file, node).problem(message)])
+
+
+def _children(node: Node) -> Iterator[Node]:
+    if isinstance(node, SequenceNode):
+        yield from node.value
+    elif isinstance(node, MappingNode):
+        for key, value in node.value:
+            yield key
+            yield value
+
+
+class _Reader:
+    """Turns a composed node tree into plain Python data, recording marks as it goes."""
+
+    def __init__(self, file: Path) -> None:
+        self.file = file
+        self.locations = Locations()
+        self.problems: list[Problem] = []
+        self._scalars = yaml.SafeLoader("")
+
+    def convert(self, node: Node, path: PathKey) -> Any:
+        self.locations.values[path] = Mark.of(self.file, node)
+        if isinstance(node, MappingNode):
+            return self._mapping(node, path)
+        if isinstance(node, SequenceNode):
+            if node.tag != "tag:yaml.org,2002:seq":
+                return self._bad_tag(node)
+            return [self.convert(child, (*path, i)) for i, child in enumerate(node.value)]
+        return self._scalar(node)
+
+    def _mapping(self, node: MappingNode, path: PathKey) -> dict[Any, Any] | None:
+        if node.tag != "tag:yaml.org,2002:map":
+            return self._bad_tag(node)
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                self._error(key_node, "merge keys (<<) are not supported; write the keys out")
+                continue
+            if not isinstance(key_node, ScalarNode):
+                self._error(key_node, "a mapping key must be a plain string or number")
+                continue
+            key = self._scalar(key_node)
+            if not isinstance(key, str | int) or isinstance(key, bool):
+                self._error(key_node, "a mapping key must be a plain string or number")
+                continue
+            if key in result:
+                self._error(key_node, f"duplicate key {key!r}")
+                continue
+            self.locations.keys[(*path, key)] = Mark.of(self.file, key_node)
+            result[key] = self.convert(value_node, (*path, key))
+        return result
+
+    def _scalar(self, node: Node) -> Any:
+        if not isinstance(node, ScalarNode) or node.tag not in _SCALAR_TAGS:
+            return self._bad_tag(node)
+        return self._scalars.construct_object(node, deep=True)
+
+    def _bad_tag(self, node: Node) -> None:
+        what = _TAG_NAMES.get(node.tag)
+        if what:
+            self._error(node, f"{what} is not a supported value here; quote it to make it text")
+        else:
+            self._error(node, f"tag {node.tag!r} is not allowed in rules files")
+        return None
+
+    def _error(self, node: Node, message: str) -> None:
+        self.problems.append(Mark.of(self.file, node).problem(message))

@@ -1,0 +1,17 @@
+"""Gachapon Trick: trick-taking over a Latin square of toys, buying the tricks with yen."""
+
+from gachapress.games.gachapon_trick import checks
+from gachapress.games.gachapon_trick.model import GachaponTrick
+from gachapress.games.gachapon_trick.rules import RULES
+from gachapress.games.spec import GameSpec
+
+SPEC = GameSpec(
+    model=GachaponTrick,
+    rules=RULES,
+    references=checks.square_references,
+    checks={
+        "latin-square": checks.latin_square,
+        "scoring-table": checks.scoring_table,
+        "setup-feasible": checks.setup_feasible,
+    },
+)

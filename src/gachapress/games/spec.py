@@ -1,0 +1,64 @@
+"""What a game package provides: its data model, its rule functions and its deck checks."""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gachapress.data.model import GameBase
+
+RuleFunction = Callable[..., Any]
+
+
+class RuleSet:
+    """The rule functions of one game, registered by name.
+
+    A rule function is pure: its first parameter is the game's validated model, the others are
+    the ``given`` values of a worked example, converted according to their type hints (a card
+    type means a card id of this game is looked up).
+    """
+
+    def __init__(self) -> None:
+        self._rules: dict[str, RuleFunction] = {}
+
+    def rule(self, function: RuleFunction) -> RuleFunction:
+        """Register ``function`` under its own name."""
+        if function.__name__ in self._rules:
+            raise ValueError(f"rule {function.__name__!r} registered twice")
+        self._rules[function.__name__] = function
+        return function
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._rules
+
+    def __getitem__(self, name: str) -> RuleFunction:
+        return self._rules[name]
+
+    def names(self) -> list[str]:
+        return sorted(self._rules)
+
+    def parameters(self, name: str) -> dict[str, Any]:
+        """The ``given`` parameters of a rule and their type hints (not the model parameter)."""
+        function = self._rules[name]
+        hints = typing.get_type_hints(function)
+        params = list(inspect.signature(function).parameters)[1:]
+        return {p: hints.get(p, Any) for p in params}
+
+
+CheckFunction = Callable[..., Iterable[Any]]
+
+
+@dataclass
+class GameSpec:
+    """Everything the shared core needs to know about one game's package."""
+
+    model: type[GameBase]
+    rules: RuleSet
+    checks: dict[str, CheckFunction] = field(default_factory=dict)
+    """Game-specific consistency checks by id; each yields problems (see gachapress.checks)."""
+    references: CheckFunction | None = None
+    """Cross-references inside the game's data that must hold before the model can be used
+    (e.g. a deck generated from a table naming unknown entries); run when loading."""
