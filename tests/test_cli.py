@@ -1,0 +1,95 @@
+"""The command line as a user meets it: names, output shapes and exit codes (DESIGN.md)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+COMMANDS = ["list", "cards", "check", "schema"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(command: str) -> None:
+    result = run_cli(command, "--help")
+    assert result.code == 0
+    assert "--root" in result.out
+
+
+def test_list_json_shape() -> None:
+    result = run_cli("list", "--json")
+    games = json.loads(result.out)
+    trick = games["gachapon-trick"]
+    assert trick["name"] == "Gachapon Trick"
+    assert trick["modes"] == {"standard": [2, 3, 4]}
+    assert trick["decks"] == {
+        "toys": {"cards": 49, "faces": 49},
+        "refund": {"cards": 1, "faces": 1},
+    }
+
+
+def test_cards_json_has_one_record_per_face() -> None:
+    result = run_cli("cards", "gachapon-trick")
+    assert result.code == 0
+    records = json.loads(result.out)
+    assert len(records) == 50
+    first = records[0]
+    assert list(first)[:3] == ["id", "deck", "count"]
+    assert {"color", "cost", "toy"} <= set(first)
+    assert {r["id"] for r in records} >= {"red-800", "pink-200", "refund"}
+
+
+def test_cards_csv_reads_back() -> None:
+    result = run_cli("cards", "gachapon-trick", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(result.out)))
+    assert len(rows) == 50
+    red = next(r for r in rows if r["id"] == "red-800")
+    assert (red["deck"], red["count"], red["cost"], red["name.en"]) == ("toys", "1", "800", "Rhino")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "no-such-game"],
+        ["cards", "no-such-game"],
+        ["cards", "gachapon-trick", "--format", "pdf"],
+        ["list", "--bogus"],
+        ["check", "--examples"],
+    ],
+)
+def test_usage_errors_exit_2(args: list[str]) -> None:
+    result = run_cli(*args)
+    assert result.code == 2
+    assert "Traceback" not in result.err
+
+
+def test_check_reports_a_summary_and_exit_0() -> None:
+    result = run_cli("check", "gachapon-trick")
+    assert result.code == 0, result.err
+    assert "gachapon-trick: ok: 50 cards in 2 decks" in result.out
+    assert "latin-square" in result.out
+
+
+def test_root_option_points_at_another_project(project_copy: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = run_cli("check", "gachapon-trick", "--root", str(project_copy), cwd=elsewhere)
+    assert result.code == 0, result.err
+
+
+def test_examples_file_counts_passes(project_copy: Path) -> None:
+    extra = project_copy / "more.yaml"
+    extra.write_text(
+        "game: gachapon-trick\nexamples:\n"
+        "  - {id: a, rule: is_out, source: project, given: {money: 300}, expect: false,"
+        " text: {en: x}}\n",
+        encoding="utf-8",
+    )
+    result = run_cli("check", "--examples", "more.yaml", cwd=project_copy)
+    assert result.code == 0, result.err
+    assert "more.yaml: 1 passed, 0 failed" in result.out
