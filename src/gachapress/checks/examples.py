@@ -85,11 +85,16 @@ def convert_arguments(game: GameData, rule: str, given: dict[str, Any]) -> dict[
         if key not in params:
             message = f"{rule} takes no {key!r} (it takes: {', '.join(params)})"
             raise ExampleInputError(key, message, at_key=True)
-    missing = [name for name in params if name not in given]
+    optional = game.spec.rules.optional(rule)
+    missing = [name for name in params if name not in given and name not in optional]
     if missing:
         raise ExampleInputError(missing[0], f"missing given value {missing[0]!r} for {rule}")
     cards = game.model.cards()
-    return {name: _convert(cards, name, hint, given[name]) for name, hint in params.items()}
+    return {
+        name: _convert(cards, name, hint, given[name])
+        for name, hint in params.items()
+        if name in given
+    }
 
 
 def _convert(cards: dict[str, Card], key: str, hint: Any, value: Any) -> Any:

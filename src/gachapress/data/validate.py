@@ -50,8 +50,8 @@ def _data_path(data: Any, loc: tuple[Any, ...]) -> tuple[PathKey, tuple[Any, ...
         if _has(node, part):
             path.append(part)
             node = node[part]
-        elif _is_internal(part):
-            continue
+        elif _is_internal(part) or any(_has(node, later) for later in loc[i + 1 :]):
+            continue  # a step of pydantic's own (a union member or tag), not of the data
         else:
             return tuple(path), tuple(loc[i:])
     return tuple(path), ()

@@ -47,8 +47,23 @@ class RuleSet:
         params = list(inspect.signature(function).parameters)[1:]
         return {p: hints.get(p, Any) for p in params}
 
+    def optional(self, name: str) -> set[str]:
+        """The parameters of a rule that have a default, so an example may leave them out."""
+        params = list(inspect.signature(self._rules[name]).parameters.values())[1:]
+        return {p.name for p in params if p.default is not inspect.Parameter.empty}
+
 
 CheckFunction = Callable[..., Iterable[Any]]
+
+
+@dataclass
+class EngineSpec:
+    """How a game is played: its State class and the bots it defines beyond `random`."""
+
+    state: Callable[..., Any]
+    """Called as ``state(game, players, seed, mode)`` to start a game."""
+    bots: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    """Bot factories by name, each called as ``factory(game, seat, seed)``."""
 
 
 @dataclass
@@ -62,3 +77,5 @@ class GameSpec:
     references: CheckFunction | None = None
     """Cross-references inside the game's data that must hold before the model can be used
     (e.g. a deck generated from a table naming unknown entries); run when loading."""
+    engine: EngineSpec | None = None
+    """The game's engine, once it has one."""
