@@ -1,0 +1,19 @@
+"""GOTCHA!: twelve gacha pulls, fought over with iTuned money and operator notices."""
+
+from gachapress.games.gotcha import checks
+from gachapress.games.gotcha.model import Gotcha
+from gachapress.games.gotcha.rules import RULES
+from gachapress.games.spec import GameSpec
+
+SPEC = GameSpec(
+    model=Gotcha,
+    rules=RULES,
+    checks={
+        "deck-roles": checks.deck_roles,
+        "gacha-rates": checks.gacha_rates,
+        "die-covers-percent": checks.die_covers_percent,
+        "notice-effects": checks.notice_effects,
+        "ituned-amounts": checks.ituned_amounts,
+        "setup-feasible": checks.setup_feasible,
+    },
+)
