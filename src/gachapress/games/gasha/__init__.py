@@ -1,0 +1,21 @@
+"""Gasha: draw Gasha cards, trade sets of them for Set Rewards, pair ticket halves for bonuses."""
+
+from gachapress.games.gasha import checks
+from gachapress.games.gasha.model import Gasha
+from gachapress.games.gasha.rules import RULES
+from gachapress.games.spec import GameSpec
+
+SPEC = GameSpec(
+    model=Gasha,
+    rules=RULES,
+    checks={
+        "setup-feasible": checks.setup_feasible,
+        "kinds-and-colours": checks.kinds_and_colours,
+        "reward-requirements": checks.reward_requirements,
+        "rewards-completable": checks.rewards_completable,
+        "reward-markers": checks.reward_markers,
+        "reward-points": checks.reward_points,
+        "tickets-for-tokens": checks.tickets_for_tokens,
+        "bonus-tokens": checks.bonus_tokens,
+    },
+)

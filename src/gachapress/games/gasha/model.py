@@ -1,0 +1,197 @@
+"""Gasha's data model: the Gasha cards, the Set Reward cards, the Bonus tokens and the rules.
+
+Every number of the game (hand size, decks, tokens per player count, scoring) lives in
+rules/gasha/; this module only says what shape that data has.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints
+
+from gachapress.data.model import (
+    Art,
+    Card,
+    Count,
+    Deck,
+    Decks,
+    GameBase,
+    PlayerCount,
+    Strict,
+    Text,
+)
+
+Kind = Literal["magical-girl", "kitsune", "robot", "radish", "sushi"]
+"""The five kinds of Gasha (seed: "Contents")."""
+
+TicketColour = Literal["red", "blue", "green", "yellow", "wild"]
+"""A ticket half's colour; ``wild`` counts as any colour (seed: "Card notes"; the four colours
+are clarification ticket-colours)."""
+
+Marker = Literal["5+", "6"]
+"""The player-count symbol in a Set Reward card's lower right corner (seed: "Setup" 2)."""
+
+EffectKind = Literal["extra-turn", "wild-gashas", "points"]
+"""What a Bonus token does (seed: "Bonus Token Abilities"): One more turn!, 2 Wild Gashas!,
+3 points!."""
+
+EndTrigger = Literal["last-bonus-token", "reward-pile-empty", "gasha-decks-impossible"]
+"""The conditions that trigger the end of the game (seed: "End of the Game")."""
+
+RankBy = Literal["most-points", "most-bonus-tokens"]
+"""A column of the final ranking (seed: "Scoring")."""
+
+Small = Annotated[int, Field(ge=0, le=20)]
+"""A small non-negative number of cards or slots."""
+Points = Annotated[int, Field(ge=0, le=100)]
+
+
+class GashaCard(Card):
+    """A Gasha card: one capsule figure of one ``kind`` (seed: "Contents": 15 of each)."""
+
+    kind: Kind
+
+
+class SetRewardCard(Card):
+    """A Set Reward card (seed: "Contents", "Card notes"; the 35 cards are the project's design,
+    clarification reward-card-list).
+
+    A card asks either for named kinds plus wild slots (``needs``, ``wild``) or for a number of
+    identical Gashas of any one kind (``identical``), never both.
+    """
+
+    needs: dict[Kind, Count] = {}
+    """How many Gasha cards of each named kind the trade takes."""
+    wild: Small = 0
+    """Wild-Gasha slots: each is filled by one Gasha card of any kind (clarification wild-slot)."""
+    identical: Annotated[int, Field(ge=2, le=20)] | None = None
+    """For cards with no ticket half: this many Gashas, all of one kind the player picks
+    (clarification identical-any-kind)."""
+    points: Points
+    """Victory points at the end of the game (clarification reward-points-scale)."""
+    ticket: TicketColour | None = None
+    """The ticket half printed on the card, or None for a card without one."""
+    marker: Marker | None = None
+    """The player-count marker; None: the card is used at every player count."""
+
+    def size(self) -> int:
+        """How many Gashas the trade takes in all."""
+        return self.identical or sum(self.needs.values()) + self.wild
+
+
+class BonusEffect(Strict):
+    """What a Bonus token gives: ``amount`` extra turns, wild Gashas or points."""
+
+    kind: EffectKind
+    amount: Count
+
+
+class BonusToken(Card):
+    """A Bonus token (seed: "Bonus Token Abilities"; the mix is clarification token-mix)."""
+
+    effect: BonusEffect
+
+
+class GashaDecks(Decks):
+    """Gasha's three decks: deck ids ``gasha``, ``set-rewards`` and ``bonus-tokens``."""
+
+    gasha: Deck[GashaCard]
+    set_rewards: Deck[SetRewardCard]
+    bonus_tokens: Deck[BonusToken]
+
+
+class KindInfo(Strict):
+    """How a kind of Gasha is named and pictured (the rulebook's legend, the reward cards)."""
+
+    id: Kind
+    name: Text
+    plural: Text
+    art: Art
+
+
+class TicketColourInfo(Strict):
+    """How a ticket colour is named and printed."""
+
+    id: TicketColour
+    name: Text
+    hex: Annotated[str, StringConstraints(pattern=r"^#[0-9a-f]{6}$")]
+
+
+class SetupRow(Strict):
+    """Setup for one player count (seed: "Setup")."""
+
+    hand: Count
+    """Gasha cards dealt to each player."""
+    gasha_decks: Count
+    """Draw decks made from the rest of the Gasha cards (clarification deck-sizes)."""
+    reward_row: Count
+    """Set Reward cards face up in the row."""
+    markers: list[Marker] = []
+    """Set Reward cards with these markers are shuffled in too; cards with other markers stay
+    in the box (seed: "Setup" 2, clarification player-markers)."""
+    bonus_tokens: Count
+    """Bonus tokens placed face down, drawn at random from all of them (clarification
+    token-selection)."""
+
+
+class Turn(Strict):
+    """A turn: draw Gasha cards, or trade for one Set Reward (seed: "Game Flow")."""
+
+    draw: Count
+    """Gasha cards taken by the draw action, one at a time (clarification draw-steps)."""
+    trade: Count
+    """Set Reward cards taken by the trade action."""
+
+
+class Tickets(Strict):
+    """Completing a ticket (seed: "How do I get Bonus tokens?")."""
+
+    halves: Count
+    """Ticket halves that make a complete ticket."""
+    bonus_tokens: Count
+    """Bonus tokens taken for a complete ticket (while any are left)."""
+    same_colour_gashas: Small
+    """Gasha cards taken from a deck when both halves are of one colour (wild matches any)."""
+
+
+class Scoring(Strict):
+    """End scoring (seed: "Scoring"; clarifications unused-wild-token and token-end-values).
+
+    A player scores the points of their Set Rewards and of their points tokens, plus
+    ``per_unused_gasha`` for each Gasha card in hand and for each wild Gasha of an unspent
+    2 Wild Gashas! token.
+    """
+
+    per_unused_gasha: Points
+
+
+class End(Strict):
+    """When the game ends (seed: "End of the Game")."""
+
+    triggers: Annotated[list[EndTrigger], Field(min_length=1)]
+    last_turns: Literal["each-other-player-once"]
+    """After the trigger, every other player plays one more turn, clockwise (clarification
+    last-turns)."""
+
+
+class Gasha(GameBase):
+    """The whole of Gasha's rules data."""
+
+    decks: GashaDecks
+    kinds: Annotated[list[KindInfo], Field(min_length=1)]
+    """The kinds of Gasha, in the order the rulebook and the cards list them."""
+    ticket_colours: Annotated[list[TicketColourInfo], Field(min_length=1)]
+    """The ticket colours printed on Set Reward cards, wild included."""
+    setup: dict[PlayerCount, SetupRow]
+    """Setup per player count."""
+    turn: Turn
+    tickets: Tickets
+    scoring: Scoring
+    end: End
+    ranking: Annotated[list[RankBy], Field(min_length=1)]
+    """How the final standings are ordered; players still tied after all of these share the
+    victory (seed: "Scoring")."""
+
+    def kind(self, kind: str) -> KindInfo:
+        return next(k for k in self.kinds if k.id == kind)
