@@ -1,0 +1,19 @@
+"""GotchaCards: rock-scissors-paper with drafted hands, lanes and item cards; two modes."""
+
+from gachapress.games.gotchacards import checks
+from gachapress.games.gotchacards.model import GotchaCards
+from gachapress.games.gotchacards.rules import RULES
+from gachapress.games.spec import GameSpec
+
+SPEC = GameSpec(
+    model=GotchaCards,
+    rules=RULES,
+    checks={
+        "beats-cycle": checks.beats_cycle,
+        "effects-fit-types": checks.effects_fit_types,
+        "type-balance": checks.type_balance,
+        "turn-structure": checks.turn_structure,
+        "draft-feasible": checks.draft_feasible,
+        "setup-feasible": checks.setup_feasible,
+    },
+)

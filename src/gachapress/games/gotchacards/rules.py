@@ -1,0 +1,669 @@
+"""GotchaCards' rule functions: pure, small, and each tied to the seed rule it implements.
+
+Two resolvers do the heavy lifting and are shared with the engine: ``resolve_field`` (a
+Competitive turn: the effect step, the lanes, the after-scoring effects) and
+``resolve_showdown`` (a Party turn). Both are generators that yield a ``Choice`` whenever a
+card's holder must decide something (a Hammer's target, a Wildcard's type, a Party Swap Across's
+player) and receive the answer; ``answer_all`` drives one from a list of answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from gachapress.games.gotchacards.model import (
+    BonusEffect,
+    CardType,
+    Direction,
+    EffectKind,
+    FightType,
+    GotchaCard,
+    GotchaCards,
+    Seat,
+    SmashEffect,
+    SwapEffect,
+    WildEffect,
+)
+from gachapress.games.spec import RuleSet
+
+RULES = RuleSet()
+
+Answer = str | int
+"""A holder's decision: a lane number, a seat, or a fighting type."""
+
+
+# ------------------------------------------------------------------------------ what beats what
+
+
+@RULES.rule
+def beats(game: GotchaCards, a: FightType, b: FightType) -> bool:
+    """Whether type ``a`` beats type ``b``.
+
+    Seed, "Summary": Rock beats Scissors, Scissors beats Paper, Paper beats Rock (the game's
+    ``beats`` table). A type never beats itself: that is a tie.
+    """
+    return game.beats.get(a) == b
+
+
+def fight_types(game: GotchaCards) -> list[FightType]:
+    """The fighting types, in the order of the ``beats`` table."""
+    return list(game.beats)
+
+
+# ------------------------------------------------------------------------------ pieces in play
+
+
+@dataclass
+class Piece:
+    """A card in play this turn: whether its effect has resolved, and the type a Wildcard named."""
+
+    card: GotchaCard
+    resolved: bool = False
+    named: FightType | None = None
+
+    @property
+    def fight(self) -> FightType | None:
+        """The type this card fights as, or None for an item (clarification item-in-lane)."""
+        if self.named is not None:
+            return self.named
+        return None if self.card.type == "item" else self.card.type
+
+    def bonus(self, game: GotchaCards) -> int:
+        """Cards its collector also takes from the deck (clarification lucky-bonus)."""
+        effect = self.card.effect
+        if isinstance(effect, BonusEffect) and game.effect_timing.of("bonus") == "collected":
+            return effect.count
+        return 0
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A decision a card's holder must make while a turn resolves."""
+
+    player: int
+    """The seat that decides (the card's holder; clarification competitive-priority-choices)."""
+    kind: Literal["lane", "seat", "type"]
+    """A lane number on the opponent's side, a seat, or a fighting type."""
+    options: tuple[Answer, ...]
+    card: str
+    """The id of the card whose effect asks."""
+
+
+def _gain(
+    game: GotchaCards, piece: Piece, timing: str, draws: list[int], steals: list[int], who: int
+) -> None:
+    """Apply a Gacha Capsule's or a Magnet's effect at ``timing`` for seat ``who``."""
+    effect = piece.card.effect
+    if effect is None or game.effect_timing.of(effect.kind) != timing:
+        return
+    if effect.kind == "draw":
+        draws[who] += effect.count
+    elif effect.kind == "steal":
+        steals[who] += effect.count
+
+
+def _reveal_effect(game: GotchaCards, piece: Piece) -> EffectKind | None:
+    effect = piece.card.effect
+    if effect is None or game.effect_timing.of(effect.kind) != "reveal":
+        return None
+    return effect.kind
+
+
+# ------------------------------------------------------------------------------ Competitive
+
+
+@RULES.rule
+def swap_target_lane(game: GotchaCards, lane: int, direction: Direction) -> int | None:
+    """The lane on the opponent's side that a swap card in ``lane`` trades with.
+
+    Clarification swap-competitive: across is the same lane, left the lane one nearer the deck,
+    right the lane one farther away; None when there is no such lane.
+    """
+    if lane < 1:
+        raise ValueError("lanes are numbered from 1")
+    if direction == "across":
+        return lane
+    if direction == "left":
+        return lane - 1 if lane > 1 else None
+    return lane + 1
+
+
+@RULES.rule
+def effect_order(game: GotchaCards, priority: Literal[0, 1], lanes: list[int]) -> list[list[int]]:
+    """The ``[side, lane]`` positions in the order their effects resolve.
+
+    Seed, "Game Flow": the effects of the player who started the turn have priority;
+    clarification effect-priority-and-lanes: all of theirs from Lane1 outward, then the other's.
+    """
+    if len(lanes) != 2 or min(lanes) < 0:
+        raise ValueError("give the number of cards on each of the two sides")
+    return [[side, lane] for side in (priority, 1 - priority) for lane in range(1, lanes[side] + 1)]
+
+
+@dataclass
+class FieldOutcome:
+    """What a Competitive turn's resolution did, side by side (index 0 and 1 are seats)."""
+
+    sides: list[list[Piece | None]]
+    """The lanes after the effect step (swaps and Hammers applied)."""
+    taken: list[list[GotchaCard]] = field(default_factory=lambda: [[], []])
+    """Cards each side collects from the lanes into its victory pile."""
+    bonus: list[int] = field(default_factory=lambda: [0, 0])
+    """Cards each side also takes from the top of the deck (lucky cards)."""
+    draws: list[int] = field(default_factory=lambda: [0, 0])
+    """Cards each side draws into its hand (Gacha Capsules)."""
+    steals: list[int] = field(default_factory=lambda: [0, 0])
+    """Cards each side's Magnets take from the other side's victory pile, as far as it holds."""
+    trashed: list[GotchaCard] = field(default_factory=list)
+    """Cards that go to the trash: ties, items, Hammer victims."""
+
+
+def lane_fight(a: Piece | None, b: Piece | None, game: GotchaCards) -> tuple[int | None, bool]:
+    """Who wins one lane's fight: ``(side, False)`` for a won fight, ``(None, True)`` for a tie,
+    ``(None, False)`` when at most one side has a fighting card (seed, "Earning Points")."""
+    fa = a.fight if a is not None else None
+    fb = b.fight if b is not None else None
+    if fa is not None and fb is not None:
+        if fa == fb:
+            return None, True
+        return (0 if beats(game, fa, fb) else 1), False
+    return None, False
+
+
+def _score_lane(game: GotchaCards, a: Piece | None, b: Piece | None, out: FieldOutcome) -> None:
+    winner, tie = lane_fight(a, b, game)
+    pieces = [a, b]
+    if tie:
+        out.trashed += [p.card for p in pieces if p is not None]
+        return
+    for side, piece in enumerate(pieces):
+        if piece is None:
+            continue
+        collector = winner if winner is not None else side
+        if piece.fight is None and winner is None:
+            out.trashed.append(piece.card)  # an item does not fight (item-in-lane)
+            continue
+        out.taken[collector].append(piece.card)
+        out.bonus[collector] += piece.bonus(game)
+
+
+def resolve_field(
+    game: GotchaCards, priority: int, sides: Sequence[Sequence[GotchaCard | None]]
+) -> Generator[Choice, Answer, FieldOutcome]:
+    """Resolve a Competitive turn once every card is revealed.
+
+    Seed, "Game Flow" (lanes in order, the starting player's effects first) and "Earning
+    Points"; clarifications effect-priority-and-lanes, swap-competitive, swap-chain,
+    effect-holder, item-in-lane, hammer-target, wildcard-type, lucky-bonus.
+    """
+    if priority not in (0, 1) or len(sides) != 2:
+        raise ValueError("a Competitive field has two sides and priority 0 or 1")
+    lanes: list[list[Piece | None]] = [[None if c is None else Piece(c) for c in s] for s in sides]
+    out = FieldOutcome(sides=lanes)
+
+    def resolve(side: int, lane: int) -> Generator[Choice, Answer, None]:
+        piece = lanes[side][lane]
+        if piece is None or piece.resolved:
+            return
+        piece.resolved = True
+        kind = _reveal_effect(game, piece)
+        other = 1 - side
+        effect = piece.card.effect
+        if kind == "swap" and isinstance(effect, SwapEffect):
+            target = swap_target_lane(game, lane + 1, effect.direction)
+            if target is None or target > len(lanes[other]) or lanes[other][target - 1] is None:
+                return
+            lanes[side][lane], lanes[other][target - 1] = lanes[other][target - 1], piece
+            yield from resolve(side, lane)  # the card that arrived, for its new holder
+        elif kind == "smash" and isinstance(effect, SmashEffect):
+            options = tuple(i + 1 for i, p in enumerate(lanes[other]) if p is not None)
+            if not options:
+                return
+            hit = (
+                options[0]
+                if len(options) == 1
+                else (yield Choice(side, "lane", options, piece.card.id))
+            )
+            victim = lanes[other][int(hit) - 1]
+            lanes[other][int(hit) - 1] = None
+            if victim is not None:
+                out.trashed.append(victim.card)
+        elif kind == "wild" and isinstance(effect, WildEffect):
+            named = yield Choice(side, "type", tuple(fight_types(game)), piece.card.id)
+            piece.named = named  # type: ignore[assignment]
+        elif kind is not None:
+            _gain(game, piece, "reveal", out.draws, out.steals, side)
+
+    order = effect_order(game, priority, [len(lanes[0]), len(lanes[1])])  # type: ignore[arg-type]
+    for side, lane in order:
+        yield from resolve(side, lane - 1)
+    after = [(side, lanes[side][lane - 1]) for side, lane in order]
+    for i in range(max(len(lanes[0]), len(lanes[1]))):
+        a = lanes[0][i] if i < len(lanes[0]) else None
+        b = lanes[1][i] if i < len(lanes[1]) else None
+        _score_lane(game, a, b, out)
+    for side, piece in after:
+        if piece is not None:
+            _gain(game, piece, "after-scoring", out.draws, out.steals, side)
+    return out
+
+
+def answer_all(resolver: Generator[Choice, Answer, object], answers: Sequence[Answer]) -> object:
+    """Run a resolver, giving it ``answers`` in order; ValueError if they do not fit."""
+    pending = list(answers)
+    try:
+        choice = next(resolver)
+        while True:
+            if not pending:
+                raise ValueError(
+                    f"seat {choice.player} must choose a {choice.kind} for {choice.card} "
+                    f"from {list(choice.options)}, but no choice is left"
+                )
+            answer = pending.pop(0)
+            if not any(answer == o and type(answer) is type(o) for o in choice.options):
+                raise ValueError(
+                    f"{answer!r} is not a {choice.kind} {choice.card} can choose "
+                    f"(options: {list(choice.options)})"
+                )
+            choice = resolver.send(answer)
+    except StopIteration as done:
+        if pending:
+            raise ValueError(f"choices left over: {pending}") from None
+        return done.value
+
+
+@RULES.rule
+def lane_points(game: GotchaCards, a: GotchaCard, b: GotchaCard) -> list[int]:
+    """Points each side of one lane scores from the fight of cards ``a`` and ``b``.
+
+    Seed, "Earning Points": the winner takes both cards, a tie sends both to the trash;
+    clarification item-in-lane: an item does not fight, so the card opposite is unopposed and
+    its owner takes it back; lucky-bonus adds the deck card a lucky card's collector takes.
+    Effects that act on reveal (swaps, Hammer, Wildcard) are not applied here: see
+    ``resolve_lanes``.
+    """
+    out = FieldOutcome(sides=[[Piece(a)], [Piece(b)]])
+    _score_lane(game, Piece(a), Piece(b), out)
+    return [(len(out.taken[s]) + out.bonus[s]) * game.points_per_card for s in (0, 1)]
+
+
+@RULES.rule
+def resolve_lanes(
+    game: GotchaCards,
+    priority: Literal[0, 1],
+    first: list[GotchaCard],
+    second: list[GotchaCard],
+    choices: list[Answer],
+) -> dict[str, object]:
+    """A whole Competitive turn: ``first`` and ``second`` are the cards of seat 0 and seat 1 in
+    Lane1, Lane2, ...; ``priority`` the seat whose effects resolve first; ``choices`` the holders'
+    decisions in the order they are asked.
+
+    Returns the points each seat scores from the lanes (lucky bonuses included), how many cards
+    go to the trash, the cards each seat draws, and the cards each seat's Magnets try to take.
+    Seed, "Game Flow" and "Earning Points"; clarification effect-priority-and-lanes.
+    """
+    out = answer_all(resolve_field(game, priority, [first, second]), choices)
+    assert isinstance(out, FieldOutcome)
+    return {
+        "points": [(len(out.taken[s]) + out.bonus[s]) * game.points_per_card for s in (0, 1)],
+        "trashed": len(out.trashed),
+        "draws": out.draws,
+        "steals": out.steals,
+    }
+
+
+def _role(seat: Seat) -> int:
+    return 0 if seat == "player1" else 1
+
+
+@RULES.rule
+def turn_leader(game: GotchaCards, turn: int) -> int:
+    """Who places first on ``turn`` and has effect priority: 0 for Player1, 1 for Player2.
+
+    Seed, "Game Flow": Player1 on turn one, Player2 on turn two, Player1 on turn three.
+    """
+    turns = game.competitive.turns
+    if not 1 <= turn <= len(turns):
+        raise ValueError(f"a round has turns 1 to {len(turns)}")
+    return _role(turns[turn - 1].first)
+
+
+@RULES.rule
+def draft_hands(game: GotchaCards, drawn: int) -> dict[str, list[int]]:
+    """Hand sizes of Player1 and Player2 after the picks, and after Player2's extra draw.
+
+    Seed, Competitive "Setting Up": Player1 keeps some of the drawn cards, the rest are picked
+    alternately (``first_pick`` first), then Player2 draws.
+    """
+    draft = game.competitive.draft
+    if drawn < draft.keep:
+        raise ValueError(f"Player1 must draw at least the {draft.keep} card(s) they keep")
+    picks = drawn - draft.keep
+    first, second = (picks + 1) // 2, picks // 2
+    p1, p2 = (second, first) if draft.first_pick == "player2" else (first, second)
+    hands = [draft.keep + p1, p2]
+    return {"after_picks": hands, "after_draw": [hands[0], hands[1] + draft.player2_draw]}
+
+
+@RULES.rule
+def overtime_draw(game: GotchaCards, overtime_turn: int) -> int:
+    """Cards each player draws on the ``overtime_turn``-th overtime turn of a round.
+
+    Seed, "Overtime Turns": two on the first, one more on each further one.
+    """
+    if overtime_turn < 1:
+        raise ValueError("overtime turns are numbered from 1")
+    ot = game.competitive.overtime
+    return ot.first_draw + (overtime_turn - 1) * ot.draw_increment
+
+
+@RULES.rule
+def turn_start_check(game: GotchaCards, turn: int, hands: list[int]) -> int | str | None:
+    """At the start of ``turn``, with ``hands`` cards in each seat's hand: None to play the
+    turn, a seat that wins the round at once, or ``"points"`` when the round ends on points.
+
+    Seed, "Game Flow": a player who cannot play a card loses the round; if both are out of
+    cards, the points decide. Clarification turn-start-check: checked at the start of turns
+    two and three (``forfeit_check_turns``).
+    """
+    if len(hands) != 2 or min(hands) < 0:
+        raise ValueError("give the hand size of each of the two seats")
+    if not 1 <= turn <= len(game.competitive.turns):
+        raise ValueError(f"a round has turns 1 to {len(game.competitive.turns)}")
+    if turn not in game.competitive.forfeit_check_turns:
+        return None
+    empty = [h == 0 for h in hands]
+    if all(empty):
+        return "points"
+    if any(empty):
+        return empty.index(False)
+    return None
+
+
+@RULES.rule
+def round_winner(game: GotchaCards, points: list[int]) -> int | None:
+    """The seat with more points, or None when tied (overtime follows).
+
+    Seed, "Win Conditions" and "Overtime Turns".
+    """
+    if len(points) != 2 or min(points) < 0:
+        raise ValueError("give the points of each of the two seats")
+    if points[0] == points[1]:
+        return None
+    return 0 if points[0] > points[1] else 1
+
+
+@RULES.rule
+def match_winner(game: GotchaCards, round_wins: list[int]) -> int | None:
+    """The seat that has won the game, or None while another round is needed.
+
+    Seed, "Win Conditions": the first player to win two rounds (``rounds_to_win``).
+    """
+    need = game.competitive.rounds_to_win
+    if len(round_wins) != 2 or min(round_wins) < 0 or max(round_wins) > need:
+        raise ValueError("impossible round wins")
+    if min(round_wins) >= need:
+        raise ValueError("only one player can win the game")
+    if sum(round_wins) > game.competitive.max_rounds:
+        raise ValueError(f"a game has at most {game.competitive.max_rounds} rounds")
+    for seat, wins in enumerate(round_wins):
+        if wins >= need:
+            return seat
+    return None
+
+
+@RULES.rule
+def deck_size(game: GotchaCards, beginner: bool) -> int:
+    """Cards in the deck; the beginner deck leaves out every advanced (black-symbol) card.
+
+    Seed, Competitive "Setting Up"; clarification advanced-cards.
+    """
+    return game.deck_size(beginner=beginner)
+
+
+# ------------------------------------------------------------------------------ Party
+
+
+@RULES.rule
+def party_deal(game: GotchaCards, players: int) -> int:
+    """Cards dealt to each player in Party mode (seed, Party "Setting Up": five each)."""
+    if players not in game.party.deal:
+        raise ValueError(f"Party mode is for {sorted(game.party.deal)} players")
+    return game.party.deal[players]
+
+
+def _winners(game: GotchaCards, plays: Sequence[CardType | FightType | None]) -> list[int]:
+    fighters = [(seat, t) for seat, t in enumerate(plays) if t is not None and t != "item"]
+    if len(fighters) == 1:
+        return [fighters[0][0]]  # unopposed (clarification party-items)
+    kinds = sorted({t for _, t in fighters})
+    if len(kinds) != 2:
+        return []  # all the same type, or all three types: no clear winner
+    a, b = kinds
+    best = a if beats(game, a, b) else b  # type: ignore[arg-type]
+    return [seat for seat, t in fighters if t == best]
+
+
+@RULES.rule
+def party_winners(game: GotchaCards, plays: list[CardType]) -> list[int]:
+    """The seats that win a Party showdown, from the types played in seat order; empty when
+    every card goes to the trash.
+
+    Seed, Party "Game Flow": one type beating the other type present wins (one or several
+    winners); the same type everywhere or all three types means no winner. Clarification
+    party-items: items are set aside, and a single fighting card among them is unopposed.
+    """
+    return _winners(game, plays)
+
+
+@RULES.rule
+def party_shares(game: GotchaCards, plays: list[CardType]) -> dict[str, object]:
+    """Cards each seat takes from a Party showdown, and how many go to the trash.
+
+    Seed, Party "Game Flow": one winner takes every card; several winners share, each taking
+    the same number, the rest trashed. Clarifications party-shares (rounded down) and
+    party-items (items never score). Lucky bonuses are left out here: see ``party_resolve``.
+    """
+    winners = _winners(game, plays)
+    fighting = sum(1 for t in plays if t != "item")
+    takes = [0] * len(plays)
+    if not winners:
+        return {"takes": takes, "trashed": len(plays)}
+    each = fighting // len(winners)
+    for seat in winners:
+        takes[seat] = each
+    return {"takes": takes, "trashed": len(plays) - each * len(winners)}
+
+
+@RULES.rule
+def party_swap_target(
+    game: GotchaCards, seat: int, direction: Direction, in_play: list[int]
+) -> int | str | None:
+    """The seat a Party swap card in ``seat`` trades with, among the seats with a card in play:
+    a seat, ``"choose"`` when the holder must pick one, or None when nobody else has a card.
+
+    Seed, Party "Setting Up": Swap Left reaches the player on the left, Swap Right the player on
+    the right, Swap Across a player of the holder's choice. Clarification party-swap-targets:
+    left is the next seat in play clockwise (seat + 1), right the next counter-clockwise.
+    """
+    seats = sorted(set(in_play))
+    if seat not in seats:
+        raise ValueError(f"seat {seat} has no card in play")
+    others = [s for s in seats if s != seat]
+    if not others:
+        return None
+    if direction == "across":
+        return others[0] if len(others) == 1 else "choose"
+    at = seats.index(seat)
+    step = 1 if direction == "left" else -1
+    return seats[(at + step) % len(seats)]
+
+
+@dataclass
+class ShowdownOutcome:
+    """What a Party turn's resolution did, seat by seat."""
+
+    slots: list[Piece | None]
+    """The card each seat has after the effect step."""
+    winners: list[int] = field(default_factory=list)
+    taken: list[list[GotchaCard]] = field(default_factory=list)
+    """Cards each seat collects into its victory pile."""
+    bonus: list[int] = field(default_factory=list)
+    """Cards each seat also takes from the top of the deck (lucky cards)."""
+    draws: list[int] = field(default_factory=list)
+    steals: list[int] = field(default_factory=list)
+    """Cards each seat's Magnets take (the holder picks the player when there is a choice)."""
+    trashed: list[GotchaCard] = field(default_factory=list)
+
+
+def resolve_showdown(
+    game: GotchaCards, priority: int, plays: Sequence[GotchaCard | None]
+) -> Generator[Choice, Answer, ShowdownOutcome]:
+    """Resolve a Party turn once every card is revealed; ``plays`` has one entry per seat (None
+    for a seat without a card this turn).
+
+    Seed, Party "Setting Up" (effects from Player 1 clockwise; swaps; a swapped unresolved card
+    resolves after the swap) and "Game Flow" (the three outcomes); clarifications party-items,
+    party-shares, party-shared-effects, party-swap-targets, swap-chain, effect-holder.
+    """
+    n = len(plays)
+    if not 0 <= priority < n or plays[priority] is None:
+        raise ValueError("priority must be a seat with a card in play")
+    slots: list[Piece | None] = [None if c is None else Piece(c) for c in plays]
+    out = ShowdownOutcome(
+        slots=slots, taken=[[] for _ in plays], bonus=[0] * n, draws=[0] * n, steals=[0] * n
+    )
+    order = [(priority + k) % n for k in range(n)]
+
+    def in_play() -> list[int]:
+        return [s for s in range(n) if slots[s] is not None]
+
+    def resolve(seat: int) -> Generator[Choice, Answer, None]:
+        piece = slots[seat]
+        if piece is None or piece.resolved:
+            return
+        piece.resolved = True
+        kind = _reveal_effect(game, piece)
+        effect = piece.card.effect
+        if kind == "swap" and isinstance(effect, SwapEffect):
+            target = party_swap_target(game, seat, effect.direction, in_play())
+            if target is None:
+                return
+            if target == "choose":
+                options = tuple(s for s in in_play() if s != seat)
+                target = yield Choice(seat, "seat", options, piece.card.id)
+            t = int(target)
+            slots[seat], slots[t] = slots[t], piece
+            yield from resolve(seat)
+        elif kind == "smash" and isinstance(effect, SmashEffect):
+            options = tuple(s for s in in_play() if s != seat)
+            if not options:
+                return
+            hit = (
+                options[0]
+                if len(options) == 1
+                else (yield Choice(seat, "seat", options, piece.card.id))
+            )
+            victim = slots[int(hit)]
+            slots[int(hit)] = None
+            if victim is not None:
+                out.trashed.append(victim.card)
+        elif kind == "wild" and isinstance(effect, WildEffect):
+            named = yield Choice(seat, "type", tuple(fight_types(game)), piece.card.id)
+            piece.named = named  # type: ignore[assignment]
+        elif kind is not None:
+            _gain(game, piece, "reveal", out.draws, out.steals, seat)
+
+    for seat in order:
+        yield from resolve(seat)
+    after = [(seat, slots[seat]) for seat in order]
+    fights = [None if p is None else (p.fight or "item") for p in slots]
+    out.winners = [s for s in order if s in _winners(game, fights)]
+    items = [p for p in slots if p is not None and p.fight is None]
+    out.trashed += [p.card for p in items]
+    fighters = [p for p in (slots[s] for s in order) if p is not None and p.fight is not None]
+    if not out.winners:
+        out.trashed += [p.card for p in fighters]
+    else:
+        each = len(fighters) // len(out.winners)
+        owners = {id(slots[s]): s for s in range(n) if slots[s] is not None}
+        losing = [p for p in fighters if owners[id(p)] not in out.winners]
+        shared = sum(p.bonus(game) for p in losing)  # party-shared-effects
+        for seat in out.winners:
+            own = slots[seat]
+            assert own is not None
+            out.taken[seat].append(own.card)
+            out.bonus[seat] += own.bonus(game) + shared
+            for _ in range(each - 1):
+                out.taken[seat].append(losing.pop(0).card)
+        out.trashed += [p.card for p in losing]
+    for seat, piece in after:
+        if piece is not None:
+            _gain(game, piece, "after-scoring", out.draws, out.steals, seat)
+    return out
+
+
+@RULES.rule
+def party_resolve(
+    game: GotchaCards, priority: int, plays: list[GotchaCard], choices: list[Answer]
+) -> dict[str, object]:
+    """A whole Party turn: ``plays`` are the cards of the seats in play in seat order,
+    ``priority`` the seat whose effect resolves first, ``choices`` the holders' decisions.
+
+    Returns the winners, the points each seat scores (lucky bonuses included), the cards
+    trashed, the cards each seat draws and the cards each seat's Magnets take.
+    Seed, Party "Setting Up" and "Game Flow"; see ``resolve_showdown``.
+    """
+    out = answer_all(resolve_showdown(game, priority, plays), choices)
+    assert isinstance(out, ShowdownOutcome)
+    return {
+        "winners": out.winners,
+        "takes": [
+            (len(t) + b) * game.points_per_card for t, b in zip(out.taken, out.bonus, strict=True)
+        ],
+        "trashed": len(out.trashed),
+        "draws": out.draws,
+        "steals": out.steals,
+    }
+
+
+@RULES.rule
+def party_next_priority(game: GotchaCards, current: int, hands: list[int]) -> int | None:
+    """Who has effect priority next turn: the next seat clockwise from ``current`` that still
+    holds cards, or None when nobody does.
+
+    Seed, Party "Game Flow": at the end of the turn priority passes to the next active
+    clockwise player.
+    """
+    n = len(hands)
+    if not 0 <= current < n or min(hands, default=0) < 0:
+        raise ValueError("current must be a seat and hand sizes non-negative")
+    for step in range(1, n + 1):
+        seat = (current + step) % n
+        if hands[seat] > 0:
+            return seat
+    return None
+
+
+@RULES.rule
+def party_active(game: GotchaCards, hands: list[int]) -> bool:
+    """Whether the Party game goes on: at least ``min_active`` players hold cards.
+
+    Seed, Party "Game Flow": play continues while at least two players are active.
+    """
+    if min(hands, default=0) < 0:
+        raise ValueError("hand sizes are non-negative")
+    return sum(1 for h in hands if h > 0) >= game.party.min_active
+
+
+@RULES.rule
+def party_leaders(game: GotchaCards, piles: list[int]) -> list[int]:
+    """The seats with the most cards in their victory pile: one seat is the winner, several go
+    to overtime (seed, Party "Win Conditions"; clarification party-overtime)."""
+    if not piles or min(piles) < 0:
+        raise ValueError("give each seat's victory pile size")
+    best = max(piles)
+    return [seat for seat, size in enumerate(piles) if size == best]
