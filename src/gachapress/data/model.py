@@ -60,8 +60,16 @@ class Card(Strict):
     text: Text | None = None
     art: Art
 
-    def __hash__(self) -> int:  # ids are unique within a game
-        return hash((type(self).__name__, self.id))
+    # Card ids are unique within a game, so a card is its id: fast to hash and compare, which
+    # the engines rely on (a hand is searched and emptied many times per game).
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is type(self) and other.id == self.id)  # type: ignore[attr-defined]
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self  # immutable: a copied game state shares its cards
 
 
 CardT = TypeVar("CardT", bound=Card)

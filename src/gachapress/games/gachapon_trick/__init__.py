@@ -1,14 +1,16 @@
 """Gachapon Trick: trick-taking over a Latin square of toys, buying the tricks with yen."""
 
 from gachapress.games.gachapon_trick import checks
+from gachapress.games.gachapon_trick.engine import GachaponState
 from gachapress.games.gachapon_trick.model import GachaponTrick
 from gachapress.games.gachapon_trick.rules import RULES
-from gachapress.games.spec import GameSpec
+from gachapress.games.spec import EngineSpec, GameSpec
 
 SPEC = GameSpec(
     model=GachaponTrick,
     rules=RULES,
     references=checks.square_references,
+    engine=EngineSpec(state=GachaponState),
     checks={
         "latin-square": checks.latin_square,
         "scoring-table": checks.scoring_table,

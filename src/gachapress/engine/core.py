@@ -1,0 +1,216 @@
+"""Actions, states and games: the engine API of DESIGN.md, shared by the five games."""
+
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from gachapress.data.load import GameData, load_rules
+from gachapress.errors import GachapressError
+
+
+class IllegalAction(GachapressError, ValueError):
+    """An action that is not legal in the current state; the state is left unchanged."""
+
+
+class Action:
+    """A small decision: a verb and what it applies to, read as ``play blue-700``,
+    ``buy top of deck`` or ``done``.
+
+    Actions are interned: ``Action("play", "red-800")`` always returns the same object, so
+    equality is identity and comparing actions costs nothing.
+    """
+
+    __slots__ = ("_text", "target", "verb")
+    _interned: ClassVar[dict[tuple[str, str | None], Action]] = {}
+    verb: str
+    target: str | None
+
+    def __new__(cls, verb: str, target: str | None = None) -> Action:
+        key = (verb, target)
+        action = cls._interned.get(key)
+        if action is None:
+            action = super().__new__(cls)
+            object.__setattr__(action, "verb", verb)
+            object.__setattr__(action, "target", target)
+            object.__setattr__(action, "_text", verb if target is None else f"{verb} {target}")
+            cls._interned[key] = action
+        return action
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Action({self._text!r})"
+
+    def __reduce__(self) -> tuple[type[Action], tuple[str, str | None]]:
+        return (Action, (self.verb, self.target))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Action:
+        return self
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """The action whose ``str()`` is ``text``."""
+        verb, _, target = text.strip().partition(" ")
+        return cls(verb, target or None)
+
+
+class State(ABC):
+    """One game in progress. Subclasses implement the procedure of one game.
+
+    The base class keeps the log and the contract: ``apply`` accepts only an action from
+    ``legal_actions()`` (raising IllegalAction and changing nothing otherwise), and every random
+    choice comes from ``self.rng``, seeded by the game's seed.
+    """
+
+    #: The most actions a game of this kind may take, per player; the harness enforces it.
+    max_actions_per_player: ClassVar[int] = 10_000
+    #: Attributes holding immutable data derived from the model, shared by ``clone()``.
+    shared_attributes: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, game: Game, players: int, seed: int, mode: str) -> None:
+        self.game = game
+        self.players = players
+        self.seed = seed
+        self.mode = mode
+        self.rng = random.Random(seed)
+        self.log: list[dict[str, Any]] = [
+            {"event": "start", "game": game.id, "players": players, "seed": seed, "mode": mode}
+        ]
+        self._legal: list[Action] | None = None
+
+    # -- the API ------------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the current player may take now (empty once the game is over)."""
+        if self._legal is None:
+            self._legal = [] if self.is_terminal() else self._legal_actions()
+        return self._legal
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` for the current player; IllegalAction if it is not legal now."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
+            raise IllegalAction(
+                f"{action} is not legal for seat {self.current_player} now "
+                f"(legal: {', '.join(map(str, legal)) or 'nothing, the game is over'})"
+            )
+        self.log.append({"player": self.current_player, "action": action._text})
+        self._legal = None
+        self._apply(action)
+
+    @abstractmethod
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see, as JSON-serialisable data; never another's hidden cards."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each seat's score so far (final once the game is over)."""
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """The winning seats once the game is over (several when they share), else []."""
+
+    # -- for subclasses, replay and tests ----------------------------------------------------
+    def event(self, kind: str, **data: Any) -> None:
+        """Record something the rules made happen (a trick won, a round scored...)."""
+        self.log.append({"event": kind, **data})
+
+    @abstractmethod
+    def _legal_actions(self) -> list[Action]: ...
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None: ...
+
+    @abstractmethod
+    def snapshot(self) -> Any:
+        """A complete, comparable picture of the state (equal snapshots: the same state)."""
+
+    @abstractmethod
+    def check_invariants(self) -> None:
+        """Raise AssertionError when the game's own invariants do not hold (cards, money...)."""
+
+    @abstractmethod
+    def hidden_from(self, player: int) -> set[str]:
+        """Ids of the cards ``player`` must not see now (others' hands, face-down piles...)."""
+
+    def clone(self) -> State:
+        """An independent copy. Immutable data (the game, cards, actions, the attributes named in
+        ``shared_attributes``) is shared; log entries are never changed once written, so the
+        copy gets a new list of the same entries."""
+        memo: dict[int, Any] = {id(self.log): list(self.log)}
+        for name in self.shared_attributes:
+            value = getattr(self, name)
+            memo[id(value)] = value
+        return copy.deepcopy(self, memo)
+
+    def rounds_played(self) -> int:
+        """Rounds (or turns, for games without rounds) completed so far."""
+        return 0
+
+    def end_condition(self) -> str:
+        """Why the game ended, for statistics (one word or short phrase)."""
+        return "finished"
+
+
+class Game:
+    """A loaded game: its validated data and the engine that plays it."""
+
+    def __init__(self, data: GameData) -> None:
+        engine = data.spec.engine
+        if engine is None:
+            raise GachapressError(f"game {data.id!r} has no engine yet")
+        self.data = data
+        self.model = data.model
+        self.id = data.id
+        self.engine = engine
+        self._tables: dict[str, Any] = {}
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        return self  # a copied state still plays the same game
+
+    def tables(self, name: str, build: Callable[[], Any]) -> Any:
+        """Data an engine derives once from the model (cards by id, pre-made actions...)."""
+        if name not in self._tables:
+            self._tables[name] = build()
+        return self._tables[name]
+
+    @property
+    def modes(self) -> dict[str, list[int]]:
+        return {mode_id: list(mode.players) for mode_id, mode in self.model.modes.items()}
+
+    def new_game(self, players: int, seed: int = 0, mode: str | None = None) -> State:
+        """A new game for ``players`` seats, dealt from ``seed``."""
+        modes = self.modes
+        if mode is None:
+            mode = next(iter(modes)) if len(modes) == 1 else "standard"
+        if mode not in modes:
+            raise ValueError(f"{self.id} has no mode {mode!r} (modes: {', '.join(modes)})")
+        if players not in modes[mode]:
+            counts = ", ".join(map(str, modes[mode]))
+            raise ValueError(f"{self.id} {mode} is for {counts} players, not {players}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError("seed must be an integer")
+        return self.engine.state(self, players, seed, mode)
+
+
+def load_game(game_id: str, rules_dir: Path | None = None) -> Game:
+    """Load a game's rules (from ``rules_dir`` or the project's rules/) and its engine."""
+    return Game(load_rules(game_id, rules_dir))

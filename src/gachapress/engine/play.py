@@ -1,0 +1,59 @@
+"""Play complete games with bots and summarise each one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gachapress.engine.bots import Bot, RandomBot
+from gachapress.engine.core import Game, State
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome of one finished game."""
+
+    seed: int
+    scores: list[int]
+    winners: list[int]
+    actions: int
+    rounds: int
+    end_condition: str
+
+
+def make_bots(game: Game, names: Sequence[str], players: int, seed: int) -> list[Bot]:
+    """One bot per seat from names (`random`, or a bot the game defines); the last name repeats."""
+    bots: list[Bot] = []
+    for seat in range(players):
+        name = names[min(seat, len(names) - 1)] if names else "random"
+        bot_seed = f"{seed}/{seat}"
+        if name == "random":
+            bots.append(RandomBot(bot_seed))
+        elif name in game.engine.bots:
+            bots.append(game.engine.bots[name](game, seat, bot_seed))
+        else:
+            known = ", ".join(["random", *game.engine.bots])
+            raise ValueError(f"unknown bot {name!r} for {game.id} (bots: {known})")
+    return bots
+
+
+def play_game(
+    game: Game, players: int, seed: int, mode: str | None = None, bots: Sequence[str] = ()
+) -> tuple[State, GameResult]:
+    """Play one game to its end with the named bots."""
+    state = game.new_game(players=players, seed=seed, mode=mode)
+    seats = make_bots(game, bots, players, seed)
+    limit = state.max_actions_per_player * players
+    actions = 0
+    legal_actions, apply, observe = state.legal_actions, state.apply, state.observation
+    while (player := state.current_player) is not None:
+        bot = seats[player]
+        seen = observe(player) if bot.needs_observation else None
+        apply(bot.choose(seen, legal_actions()))
+        actions += 1
+        if actions > limit:
+            raise RuntimeError(f"{game.id}: game with seed {seed} exceeded {limit} actions")
+    result = GameResult(
+        seed, state.scores(), state.winners(), actions, state.rounds_played(), state.end_condition()
+    )
+    return state, result

@@ -1,0 +1,367 @@
+"""Gachapon Trick's procedure: rounds of tricks, purchases, knock-outs and scoring.
+
+The state machine only sequences the game; every rule it applies is a rule function of
+``rules.py`` (the seed section is named there), and every number comes from the model.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from gachapress.data.model import Card
+from gachapress.engine.core import Action, Game, State
+from gachapress.games.gachapon_trick import rules
+from gachapress.games.gachapon_trick.model import GachaponTrick, ToyCard
+
+PLAY, BUY, LAST, REFUND, OVER = "play", "buy", "last", "refund", "over"
+DONE = Action("done")
+BUY_TOP = Action("buy", "top of deck")
+
+
+class _Tables:
+    """What every game derives from the model once: the cards and their actions."""
+
+    def __init__(self, model: GachaponTrick) -> None:
+        self.toys: list[ToyCard] = model.decks.toys.faces()
+        self.refund: Card = model.decks.refund.faces()[0]
+        self.by_id: dict[str, Card] = {c.id: c for c in [*self.toys, self.refund]}
+        self.play = {c.id: Action("play", c.id) for c in self.toys}
+        self.buy = {c.id: Action("buy", c.id) for c in self.toys}
+        self.refund_action = {c.id: Action("refund", c.id) for c in self.toys}
+
+
+class GachaponState(State):
+    """A game of Gachapon Trick in progress (seed: every section; clarifications in YAML)."""
+
+    max_actions_per_player: ClassVar[int] = 400
+    shared_attributes = (
+        "model",
+        "row",
+        "toys",
+        "refund_card",
+        "by_id",
+        "play_action",
+        "buy_action",
+        "refund_action",
+    )
+
+    def __init__(self, game: Game, players: int, seed: int, mode: str) -> None:
+        super().__init__(game, players, seed, mode)
+        model = game.model
+        assert isinstance(model, GachaponTrick)
+        self.model = model
+        self.row = model.setup[players]
+        tables = game.tables("gachapon", lambda: _Tables(model))
+        self.toys, self.refund_card, self.by_id = tables.toys, tables.refund, tables.by_id
+        self.play_action, self.buy_action = tables.play, tables.buy
+        self.refund_action = tables.refund_action
+        self.points = [0] * players
+        self.round = 0
+        self._start_round(lead=self.rng.randrange(players))  # clarification first-lead
+
+    # -- setting up a round (seed: "Setup", "Changes for 2 Players") ---------------------------
+    def _start_round(self, lead: int) -> None:
+        n, row = self.players, self.row
+        self.round += 1
+        deck = list(self.toys)
+        self.rng.shuffle(deck)
+        self.hands = [deck[i * row.hand : (i + 1) * row.hand] for i in range(n)]
+        dealt = n * row.hand
+        self.piles = [
+            deck[dealt + i * row.draw_pile : dealt + (i + 1) * row.draw_pile] for i in range(n)
+        ]
+        self.stack: list[Card] = [*deck[dealt + n * row.draw_pile :], self.refund_card]
+        self.rng.shuffle(self.stack)
+        self.money = [row.money] * n
+        self.bank = 0  # money paid minus refunds this round (clarification where-money-goes)
+        self.spent = [False] * n
+        self.collections: list[list[ToyCard]] = [[] for _ in range(n)]
+        self.refund_holder: int | None = None
+        self.out = [False] * n
+        self.discard: list[Card] = []
+        self.trick: list[tuple[int, ToyCard]] = []
+        self.offer: list[ToyCard] = []
+        self.lead = lead
+        self.turn = lead
+        self.phase = PLAY
+        self.event("round", round=self.round, lead=lead)
+
+    # -- the API -------------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self.turn
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[int]:
+        return list(self.points)
+
+    def winners(self) -> list[int]:
+        if self.phase != OVER:
+            return []
+        return rules.game_winners(self.model, self.points, self.money)
+
+    def rounds_played(self) -> int:
+        return self.round if self.phase == OVER else self.round - 1
+
+    def _legal_actions(self) -> list[Action]:
+        seat = self.turn
+        if self.phase == PLAY:
+            cards = [card for _, card in self.trick]
+            return [
+                self.play_action[i] for i in rules.legal_plays(self.model, self.hands[seat], cards)
+            ]
+        money = self.money[seat]
+        if self.phase == BUY:
+            actions = [self.buy_action[c.id] for c in self.offer if c.cost <= money]
+            if not self.bought_any:
+                return actions
+        elif self.phase == LAST:
+            actions = [self.buy_action[c.id] for c in self.hands[seat] if c.cost <= money]
+        else:  # REFUND at the round's end
+            actions = []
+        if self.phase != REFUND and self._may_buy_top(money):
+            actions.append(BUY_TOP)
+        if self.refund_holder == seat:
+            actions.extend(self.refund_action[c.id] for c in self.collections[seat])
+        actions.append(DONE)
+        return actions
+
+    def _may_buy_top(self, money: int) -> bool:
+        """Seed, "Game Play": the top card for ¥500, once a trick (clarification purchase-order)."""
+        purchase = self.model.purchase
+        return (
+            bool(self.stack)
+            and self.tops_bought < purchase.top_of_deck_per_trick
+            and money >= purchase.top_of_deck_price
+        )
+
+    def _apply(self, action: Action) -> None:
+        if self.phase == PLAY:
+            self._play(self.by_id[action.target])
+        elif action is DONE:
+            self._done()
+        elif action.verb == "refund":
+            self._refund(self.by_id[action.target])
+        elif action is BUY_TOP:
+            self._buy_top()
+        else:
+            self._buy(self.by_id[action.target])
+
+    # -- playing a trick (seed: "Game Play", "Changes for 2 Players") --------------------------
+    def _play(self, card: ToyCard) -> None:
+        seat = self.turn
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        if self.row.trick_cards is not None:  # two players alternate until the trick is full
+            size = self.row.trick_cards
+            self.turn = 1 - seat if self.players == 2 else (seat + 1) % self.players
+        else:
+            size = self.out.count(False)
+            self.turn = rules.next_in_play(self.model, (seat + 1) % self.players, self.out)
+        if len(self.trick) == size:
+            self._resolve_trick()
+
+    def _resolve_trick(self) -> None:
+        """The win goes down the ranking to the first player who can afford a card."""
+        cards = [card for _, card in self.trick]
+        ranking = [self.trick[i][0] for i in rules.win_order(self.model, cards)]
+        self.winner = ranking[0]
+        buyer = next(
+            (
+                seat
+                for seat in dict.fromkeys(ranking)
+                if rules.can_afford(self.model, self.money[seat], cards)
+            ),
+            None,
+        )
+        self.trick = []
+        self.event("trick", winner=self.winner, buyer=buyer)
+        if buyer is None:  # clarification nobody-can-buy
+            self.discard += cards
+            self._after_purchases(leader=self.winner)
+        else:
+            self.offer = cards
+            self.phase, self.turn = BUY, buyer
+            self.bought_any, self.tops_bought = False, 0
+
+    # -- buying (seed: "Game Play", Refund card paragraph) ------------------------------------
+    def _pay(self, seat: int, amount: int) -> None:
+        self.money[seat] -= amount
+        self.bank += amount
+        self.spent[seat] = True
+
+    def _buy(self, card: ToyCard) -> None:
+        seat = self.turn
+        self._pay(seat, card.cost)
+        (self.offer if self.phase == BUY else self.hands[seat]).remove(card)
+        self.collections[seat].append(card)
+        self.bought_any = True
+
+    def _buy_top(self) -> None:
+        seat = self.turn
+        self._pay(seat, self.model.purchase.top_of_deck_price)
+        card = self.stack.pop()
+        self.tops_bought += 1
+        if card is self.refund_card:
+            self.refund_holder = seat
+        else:
+            self.collections[seat].append(card)
+        self.event("top", seat=seat, card=card.id)
+
+    def _refund(self, card: ToyCard) -> None:
+        """Clarification refund-use: the toy and the Refund card go; the toy's cost comes back."""
+        seat = self.turn
+        self.collections[seat].remove(card)
+        self.money[seat] += card.cost
+        self.bank -= card.cost
+        self.discard += [card, self.refund_card]
+        self.refund_holder = None
+        if self.phase == REFUND:
+            self._refund_step(seat + 1)
+
+    def _done(self) -> None:
+        if self.phase == BUY:
+            self.discard += self.offer  # clarification unbought-cards
+            self.offer = []
+            self._after_purchases(leader=self.turn)
+        elif self.phase == LAST:
+            self.discard += self.hands[self.turn]
+            self.hands[self.turn] = []
+            self._end_round()
+        else:
+            self._refund_step(self.turn + 1)
+
+    def _after_purchases(self, leader: int) -> None:
+        """Knock-outs, two-player draws, then the next trick or the round's end."""
+        for seat in range(self.players):
+            if not self.out[seat] and rules.is_out(self.model, self.money[seat]):
+                self.out[seat] = True  # clarification when-out
+                self.discard += self.hands[seat] + self.piles[seat]
+                self.hands[seat], self.piles[seat] = [], []
+                self.event("out", seat=seat)
+        for seat in range(self.players):
+            draw = min(self.row.draw_after_trick, len(self.piles[seat]))
+            if draw:
+                self.hands[seat] += self.piles[seat][:draw]
+                del self.piles[seat][:draw]
+        in_play = [seat for seat in range(self.players) if not self.out[seat]]
+        if len(in_play) == 1 and (self.hands[in_play[0]] or self.stack):
+            self.phase, self.turn = LAST, in_play[0]  # clarification last-player
+            self.bought_any, self.tops_bought = True, 0
+        elif len(in_play) < 2 or not any(self.hands[seat] for seat in in_play):
+            self._end_round()
+        else:
+            if self.row.lead == "alternate":
+                leader = 1 - self.lead if self.players == 2 else (self.lead + 1) % self.players
+            self.lead = rules.next_in_play(self.model, leader, self.out)
+            self.turn, self.phase = self.lead, PLAY
+
+    # -- the round's end (seed: "Round End", "Game End") --------------------------------------
+    def _end_round(self) -> None:
+        self.phase = REFUND
+        self._refund_step(0)
+
+    def _refund_step(self, seat: int) -> None:
+        """Before scoring, the holder of an unused Refund card may still use it."""
+        holder = self.refund_holder
+        if holder is not None and holder >= seat and self.collections[holder]:
+            self.turn = holder
+            return
+        self._score_round()
+
+    def _score_round(self) -> None:
+        gained = [
+            rules.round_points(self.model, self.collections[s], self.money[s], not self.spent[s])
+            for s in range(self.players)
+        ]
+        self.points = [total + new for total, new in zip(self.points, gained, strict=True)]
+        self.event(
+            "scored",
+            round=self.round,
+            points=gained,
+            collections=[[c.id for c in col] for col in self.collections],
+            money=list(self.money),
+            spent=list(self.spent),
+        )
+        if self.round == self.model.rounds:
+            self.phase = OVER
+            return
+        leaders = rules.round_leaders(self.model, self.points)
+        lead = (
+            leaders[0] if len(leaders) == 1 else self.rng.choice(leaders)
+        )  # clarification lead-tie
+        self._start_round(lead)
+
+    # -- what a seat may see -------------------------------------------------------------------
+    def observation(self, player: int) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "phase": self.phase,
+            "seat": player,
+            "to_play": self.current_player,
+            "hand": [c.id for c in self.hands[player]],
+            "hand_sizes": [len(h) for h in self.hands],
+            "pile_sizes": [len(p) for p in self.piles],
+            "stack_size": len(self.stack),
+            "trick": [[seat, card.id] for seat, card in self.trick],
+            "offer": [c.id for c in self.offer] if self.phase == BUY else [],
+            "money": list(self.money),
+            "spent": list(self.spent),
+            "out": list(self.out),
+            "collections": [[c.id for c in col] for col in self.collections],
+            "refund_holder": self.refund_holder,
+            "discard": [c.id for c in self.discard],
+            "points": list(self.points),
+            "lead": self.lead,
+        }
+
+    def snapshot(self) -> Any:
+        ids = lambda cards: tuple(c.id for c in cards)  # noqa: E731
+        return (
+            self.round,
+            self.phase,
+            self.turn,
+            self.lead,
+            tuple(self.points),
+            tuple(self.money),
+            self.bank,
+            tuple(self.spent),
+            tuple(self.out),
+            self.refund_holder,
+            tuple(ids(h) for h in self.hands),
+            tuple(ids(p) for p in self.piles),
+            ids(self.stack),
+            ids(self.discard),
+            ids(self.offer),
+            tuple((s, c.id) for s, c in self.trick),
+            tuple(ids(c) for c in self.collections),
+            self.rng.getstate(),
+        )
+
+    def hidden_from(self, player: int) -> set[str]:
+        hidden = {c.id for c in self.stack}
+        for seat in range(self.players):
+            if seat != player:
+                hidden.update(c.id for c in self.hands[seat])
+            hidden.update(c.id for c in self.piles[seat])
+        return hidden
+
+    def check_invariants(self) -> None:
+        """Every card is in exactly one place; money only moves between players and the bank."""
+        places = [
+            *self.hands,
+            *self.piles,
+            self.stack,
+            self.discard,
+            self.offer,
+            [c for _, c in self.trick],
+            *self.collections,
+        ]
+        seen = [c.id for place in places for c in place]
+        if self.refund_holder is not None:
+            seen.append(self.refund_card.id)
+        assert sorted(seen) == sorted(self.by_id), "a card was created or lost"
+        assert sum(self.money) + self.bank == self.players * self.row.money, "money leaked"
+        assert all(m >= 0 for m in self.money), "negative money"
