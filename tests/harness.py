@@ -14,6 +14,7 @@ A game adds checks of its own with ``on_action`` and ``at_end``.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -25,6 +26,11 @@ import pytest
 from gachapress.engine import Action, Game, IllegalAction, State, replay
 
 GARBAGE = Action("no-such-verb", "nothing")
+
+
+def games_per_count(default: int) -> int:
+    """Games per mode and player count: ``default``, or GACHAPRESS_HARNESS_GAMES for long runs."""
+    return int(os.environ.get("GACHAPRESS_HARNESS_GAMES", default))
 
 
 @dataclass

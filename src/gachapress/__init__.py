@@ -1,6 +1,20 @@
 """gachapress: card games specified once as YAML, published as engine, cards and rulebooks."""
 
 from gachapress.data.load import GameData, load_rules
+from gachapress.engine import Action, Game, IllegalAction, ReplayError, State, load_game, replay
 from gachapress.errors import GachapressError, Problem, RulesError
 
-__all__ = ["GachapressError", "GameData", "Problem", "RulesError", "load_rules"]
+__all__ = [
+    "Action",
+    "Game",
+    "GachapressError",
+    "GameData",
+    "IllegalAction",
+    "Problem",
+    "ReplayError",
+    "RulesError",
+    "State",
+    "load_game",
+    "load_rules",
+    "replay",
+]

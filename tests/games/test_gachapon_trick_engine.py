@@ -9,7 +9,7 @@ import pytest
 
 from gachapress.engine import Action, IllegalAction, load_game
 from gachapress.games.gachapon_trick.engine import GachaponState
-from tests.harness import Tally, simulate
+from tests.harness import Tally, games_per_count, simulate
 
 GAME = load_game("gachapon-trick")
 CARDS = GAME.model.cards()
@@ -195,9 +195,10 @@ def _scores_recomputed(state: Any, tally: Tally) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_hold_every_invariant(players: int) -> None:
+    games = games_per_count(2000)
     tally = simulate(
-        GAME, players, 2000, seed=players, full_check_every=40, at_end=_scores_recomputed
+        GAME, players, games, seed=players, full_check_every=40, at_end=_scores_recomputed
     )
-    assert tally.games == 2000
+    assert tally.games == games
     assert tally.verbs["refund"] > 0 and tally.events["out"] > 0 and tally.events["top"] > 0
     assert tally.seen["transfer"] > 0  # nobody-can-pay is rarer: see its scripted test

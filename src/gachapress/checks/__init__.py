@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from gachapress.checks.common import COMMON_CHECKS
 from gachapress.checks.examples import run_examples
+from gachapress.checks.playtest import playtest
 from gachapress.data.load import GameData
 from gachapress.errors import Problem
 
@@ -28,4 +29,6 @@ def run_checks(game: GameData) -> list[CheckReport]:
     reports = [CheckReport(name, sorted(check(game))) for name, check in checks.items()]
     verdicts = run_examples(game, game.model.examples, ("examples",))
     reports.append(CheckReport("examples", [v.problem for v in verdicts if v.problem]))
+    if game.spec.engine is not None:
+        reports.append(CheckReport("random-games", list(playtest(game))))
     return reports

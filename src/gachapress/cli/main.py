@@ -8,6 +8,7 @@ from gachapress.cli.cards_cmd import cards
 from gachapress.cli.check_cmd import check
 from gachapress.cli.list_cmd import list_games
 from gachapress.cli.schema_cmd import schema
+from gachapress.cli.sim_cmd import sim
 
 app = typer.Typer(
     name="gachapress",
@@ -20,6 +21,7 @@ app.command("list")(list_games)
 app.command("cards")(cards)
 app.command("check")(check)
 app.command("schema")(schema)
+app.command("sim")(sim)
 
 if __name__ == "__main__":
     app()

@@ -1,6 +1,7 @@
 """Gachapon Trick: trick-taking over a Latin square of toys, buying the tricks with yen."""
 
 from gachapress.games.gachapon_trick import checks
+from gachapress.games.gachapon_trick.bots import GreedyBot
 from gachapress.games.gachapon_trick.engine import GachaponState
 from gachapress.games.gachapon_trick.model import GachaponTrick
 from gachapress.games.gachapon_trick.rules import RULES
@@ -10,7 +11,7 @@ SPEC = GameSpec(
     model=GachaponTrick,
     rules=RULES,
     references=checks.square_references,
-    engine=EngineSpec(state=GachaponState),
+    engine=EngineSpec(state=GachaponState, bots={"greedy": GreedyBot}),
     checks={
         "latin-square": checks.latin_square,
         "scoring-table": checks.scoring_table,

@@ -1,0 +1,32 @@
+"""`check` plays a few seeded random games of every mode and player count the game allows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from gachapress.data.load import GameData
+from gachapress.engine.core import Game
+from gachapress.engine.play import play_game
+from gachapress.errors import Problem
+
+#: Seeded games per mode and player count.
+GAMES = 3
+
+
+def playtest(game: GameData) -> Iterator[Problem]:
+    """Each game must run to its end with random players, its invariants holding at the end."""
+    if game.spec.engine is None:
+        return
+    engine = Game(game)
+    for mode_id, mode in game.model.modes.items():
+        for players in mode.players:
+            for seed in range(GAMES):
+                try:
+                    state, _ = play_game(engine, players, seed, mode_id)
+                    state.check_invariants()
+                except Exception as exc:  # any failure of the engine is the check's finding
+                    yield game.where(("modes", mode_id, "players")).problem(
+                        f"a random {players}-player {mode_id} game (seed {seed}) failed: "
+                        f"{type(exc).__name__}: {exc}"
+                    )
+                    break

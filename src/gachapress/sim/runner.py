@@ -1,0 +1,83 @@
+"""Run many seeded games, in one process or several, with the same result either way."""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from gachapress.engine.core import Game, load_game
+from gachapress.engine.play import make_bots, play_game
+from gachapress.sim.stats import Summary
+
+#: Games per unit of work handed to a process.
+CHUNK = 200
+
+
+@dataclass(frozen=True)
+class SimSpec:
+    """What to simulate."""
+
+    game: str
+    players: int
+    games: int
+    seed: int
+    mode: str | None = None
+    bots: tuple[str, ...] = ("random",)
+    rules_dir: Path | None = None
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of the ``index``-th game of a run: independent of how the run is split."""
+    digest = hashlib.sha256(f"gachapress/{seed}/{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _chunks(spec: SimSpec) -> Iterator[tuple[SimSpec, int, int]]:
+    for start in range(0, spec.games, CHUNK):
+        yield spec, start, min(spec.games, start + CHUNK)
+
+
+def _play_chunk(job: tuple[SimSpec, int, int]) -> Summary:
+    spec, start, stop = job
+    game = _game(spec)
+    summary = Summary(spec.players)
+    for index in range(start, stop):
+        _, result = play_game(game, spec.players, game_seed(spec.seed, index), spec.mode, spec.bots)
+        summary.add(result)
+    return summary
+
+
+_GAMES: dict[tuple[str, Path | None], Game] = {}
+
+
+def _game(spec: SimSpec) -> Game:
+    """The game of ``spec``, loaded once per process."""
+    key = (spec.game, spec.rules_dir)
+    if key not in _GAMES:
+        _GAMES[key] = load_game(spec.game, spec.rules_dir)
+    return _GAMES[key]
+
+
+def run_sim(spec: SimSpec, jobs: int = 1, progress: Callable[[int], None] | None = None) -> Summary:
+    """Play the games of ``spec`` on ``jobs`` processes; ``progress`` hears of finished games."""
+    game = _game(spec)
+    game.new_game(players=spec.players, seed=0, mode=spec.mode)  # fail early on a bad count
+    make_bots(game, spec.bots, spec.players, 0)  # and on an unknown bot
+    total = Summary(spec.players)
+    work = list(_chunks(spec))
+    if jobs <= 1 or len(work) == 1:
+        results: Iterator[Summary] = map(_play_chunk, work)
+        for part in results:
+            total.merge(part)
+            if progress:
+                progress(part.games)
+        return total
+    with multiprocessing.get_context().Pool(processes=jobs) as pool:
+        for part in pool.imap_unordered(_play_chunk, work):
+            total.merge(part)
+            if progress:
+                progress(part.games)
+    return total
