@@ -6,8 +6,8 @@ from gachapress.errors import GachapressError, Problem, RulesError
 
 __all__ = [
     "Action",
-    "Game",
     "GachapressError",
+    "Game",
     "GameData",
     "IllegalAction",
     "Problem",

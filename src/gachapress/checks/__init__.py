@@ -29,6 +29,6 @@ def run_checks(game: GameData) -> list[CheckReport]:
     reports = [CheckReport(name, sorted(check(game))) for name, check in checks.items()]
     verdicts = run_examples(game, game.model.examples, ("examples",))
     reports.append(CheckReport("examples", [v.problem for v in verdicts if v.problem]))
-    if game.spec.engine is not None:
+    if game.spec.engine is not None and all(report.ok for report in reports):
         reports.append(CheckReport("random-games", list(playtest(game))))
     return reports

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import types
 import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -98,22 +99,41 @@ def convert_arguments(game: GameData, rule: str, given: dict[str, Any]) -> dict[
 
 
 def _convert(cards: dict[str, Card], key: str, hint: Any, value: Any) -> Any:
+    """Convert ``value`` to ``hint``: card types (also inside lists and optionals) take ids."""
+    if not _mentions_card(hint):
+        try:
+            return TypeAdapter(hint).validate_python(value, strict=True)
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            index = next((p for p in first["loc"] if isinstance(p, int)), None)
+            raise ExampleInputError(key, f"{key!r}: {first['msg']}", index) from None
+    return _convert_cards(cards, key, hint, value, None)
+
+
+def _convert_cards(
+    cards: dict[str, Card], key: str, hint: Any, value: Any, index: int | None
+) -> Any:
     card_type = _card_type(hint)
     if card_type is not None:
-        return _card(cards, key, card_type, value, None)
-    if typing.get_origin(hint) is list:
-        (item,) = typing.get_args(hint) or (Any,)
-        item_card = _card_type(item)
-        if item_card is not None:
-            if not isinstance(value, list):
-                raise ExampleInputError(key, f"{key!r} must be a list of card ids")
-            return [_card(cards, key, item_card, v, i) for i, v in enumerate(value)]
-    try:
-        return TypeAdapter(hint).validate_python(value, strict=True)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        index = next((p for p in first["loc"] if isinstance(p, int)), None)
-        raise ExampleInputError(key, f"{key!r}: {first['msg']}", index) from None
+        return _card(cards, key, card_type, value, index)
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is list:
+        if not isinstance(value, list):
+            raise ExampleInputError(key, f"{key!r} must be a list", index)
+        return [
+            _convert_cards(cards, key, args[0], item, i if index is None else index)
+            for i, item in enumerate(value)
+        ]
+    if origin in (typing.Union, types.UnionType) and type(None) in args:
+        if value is None:
+            return None
+        (inner,) = [a for a in args if a is not type(None)]
+        return _convert_cards(cards, key, inner, value, index)
+    raise ExampleInputError(key, f"{key!r}: cannot read a value of type {hint}", index)
+
+
+def _mentions_card(hint: Any) -> bool:
+    return _card_type(hint) is not None or any(_mentions_card(a) for a in typing.get_args(hint))
 
 
 def _card_type(hint: Any) -> type[Card] | None:

@@ -67,7 +67,7 @@ def _check_game(game: GameData) -> bool:
     examples = len(game.model.examples)
     status = "ok" if len(passed) == len(reports) else "FAILED"
     typer.echo(
-        f"{game.id}: {status}: {cards} cards in {decks} decks, "
+        f"{game.id}: {status}: {cards} cards in {decks} deck{'s' if decks != 1 else ''}, "
         f"{len(passed)}/{len(reports)} checks passed ({', '.join(r.check for r in reports)}), "
         f"{examples} worked examples, {len(game.model.clarifications)} clarifications"
     )
