@@ -17,11 +17,13 @@ from tests.conftest import run_cli
 ARGS = ["sim", "gachapon-trick", "--players", "3", "--games", "300", "--json"]
 
 
-def test_same_seed_same_bytes_whatever_the_jobs() -> None:
-    one = run_cli(*ARGS, "--seed", "1", "--jobs", "1")
-    again = run_cli(*ARGS, "--seed", "1", "--jobs", "1")
-    two = run_cli(*ARGS, "--seed", "1", "--jobs", "2")
-    other = run_cli(*ARGS, "--seed", "2")
+@pytest.mark.parametrize("players", ["2", "3", "4"])
+def test_same_seed_same_bytes_whatever_the_jobs(players: str) -> None:
+    args = ["sim", "gachapon-trick", "--players", players, "--games", "450", "--json"]
+    one = run_cli(*args, "--seed", "1", "--jobs", "1")
+    again = run_cli(*args, "--seed", "1", "--jobs", "1")
+    two = run_cli(*args, "--seed", "1", "--jobs", "2")
+    other = run_cli(*args, "--seed", "2")
     assert one.code == 0, one.err
     assert one.out == again.out == two.out
     assert other.out != one.out

@@ -141,6 +141,46 @@ def test_refund_gives_back_a_toys_cost() -> None:
         state.apply("refund red-800")
 
 
+def deal(state: GachaponState, hands: list[str], top: str | None = None, **changes: Any) -> None:
+    """Replace the dealt hands; every other card goes to the stack (``top`` on top)."""
+    dealt = [cards(hand) for hand in hands]
+    held = {c.id for hand in dealt for c in hand} | {top}
+    rest = [c for c in state.toys if c.id not in held]
+    stack = [*rest, state.refund_card, *([CARDS[top]] if top else [])]
+    arrange(state, hands=dealt, piles=[[] for _ in hands], stack=stack, **changes)
+    state.check_invariants()
+
+
+def test_a_complete_scripted_game_scores_as_worked_out_by_hand() -> None:
+    state = GAME.new_game(players=3, seed=5)
+    assert isinstance(state, GachaponState)
+    # Round 1, seat 0 leads.
+    deal(state, ["red-800 blue-200", "red-300 green-300", "yellow-700 pink-500"], lead=0, turn=0)
+    play(state, "play red-800", "play red-300", "play yellow-700")  # red majority: seat 0 wins
+    play(state, "buy red-800", "buy yellow-700", "done")  # two rhinos for ¥1500
+    play(state, "play blue-200", "play green-300", "play pink-500")  # no majority: pink ¥500
+    play(state, "buy pink-500", "done")
+    # Seat 0: rhinos 2x2=4, ¥3500 -> 17: 21. Seat 1: ¥5000 -> 25, +5 unspent: 30.
+    # Seat 2: one rhino 1, ¥4500 -> 22: 23.
+    assert state.points == [21, 30, 23] and state.round == 2
+    assert state.lead == 1  # the most points leads the next round
+    deal(state, ["green-800", "green-200", "orange-200"], top="purple-800", turn=1)
+    play(state, "play green-200", "play orange-200", "play green-800")  # green majority: seat 0
+    play(state, "buy green-800", "buy orange-200", "buy top of deck", "done")
+    # Seat 0: bottles 2x2=4, the top card purple-800 is a robot (1), ¥3500 -> 17: 22.
+    assert state.points == [43, 60, 53] and state.lead == 1
+    # Round 3: seat 0 has only ¥600, so cannot pay for any card of a ¥700-800 trick.
+    deal(state, ["blue-800", "blue-700", "red-700"], turn=1, money=[600, 5000, 5000], bank=4400)
+    play(state, "play blue-700", "play red-700", "play blue-800")  # blue majority: seat 0 wins
+    assert state.turn == 1 and state.phase == "buy"  # the win passes to blue-700
+    play(state, "buy blue-700", "done")
+    # Seat 0: ¥600 -> 3, +5 (bought nothing this round): 8. Seat 1: a frog 1, ¥4300 -> 21: 22.
+    # Seat 2: ¥5000 -> 25, +5: 30. Totals 51, 82, 83.
+    assert state.is_terminal()
+    assert state.scores() == [51, 82, 83] and state.winners() == [2]
+    state.check_invariants()
+
+
 def test_illegal_actions_leave_the_state_alone() -> None:
     state = three_player_trick([5000, 5000, 5000])
     before = state.snapshot()
