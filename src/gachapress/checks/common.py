@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from gachapress.data.load import GameData
 from gachapress.data.model import Text
+from gachapress.data.placeholders import PlaceholderError, fill, model_data
 from gachapress.data.yamlsource import PathKey
 from gachapress.errors import Problem
 
@@ -55,6 +56,17 @@ def languages(game: GameData) -> Iterator[Problem]:
                 f"text in {', '.join(extra)}, which the game does not publish "
                 f"(languages: {', '.join(game.model.languages)})"
             )
+
+
+def placeholders(game: GameData) -> Iterator[Problem]:
+    """Every ``{path}`` placeholder in a text names a value of the game's data."""
+    data = model_data(game.model)
+    for path, text in _texts(game.model, ()):
+        for lang, line in text.items():
+            try:
+                fill(line, data)
+            except PlaceholderError as exc:
+                yield game.where((*path, lang)).problem(f"placeholder: {exc}")
 
 
 def art(game: GameData) -> Iterator[Problem]:
@@ -113,4 +125,5 @@ COMMON_CHECKS: dict[str, Callable[[GameData], Iterable[Problem]]] = {
     "deck-sizes": deck_sizes,
     "languages": languages,
     "art": art,
+    "placeholders": placeholders,
 }

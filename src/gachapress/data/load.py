@@ -23,6 +23,7 @@ RULES_FILES: dict[str, frozenset[str] | None] = {
     "decks.yaml": frozenset({"decks"}),
     "examples.yaml": frozenset({"examples"}),
     "clarifications.yaml": frozenset({"clarifications"}),
+    "book.yaml": frozenset({"book"}),
 }
 _OWNED = {key: name for name, keys in RULES_FILES.items() if keys for key in keys}
 

@@ -164,6 +164,30 @@ class Clarification(Strict):
     reason: Text
 
 
+class BookSection(Strict):
+    """A titled part of the rulebook's prose; paragraphs are separated by blank lines, and
+    ``{path}`` placeholders take their values from the game's data (see data/placeholders.py)."""
+
+    id: Id
+    title: Text
+    text: Text
+
+
+class Book(Strict):
+    """The rulebook's prose, in the project's own words. Tables, card lists, examples and
+    clarifications are generated from the rest of the data and need no prose here."""
+
+    overview: Text
+    goal: Text
+    play: Annotated[list[BookSection], Field(min_length=1)]
+    """How the game is played: setup steps beyond the setup table, a turn, a round."""
+    scoring: list[BookSection]
+    end: Text
+    variants: list[BookSection] = []
+    quick_reference: Annotated[list[Text], Field(min_length=1)]
+    """The few lines a player needs at the table once they know the game."""
+
+
 class GameBase(Strict):
     """The fields every game's rules share; each game adds its decks and parameters."""
 
@@ -178,6 +202,7 @@ class GameBase(Strict):
     decks: Decks
     examples: list[Example] = []
     clarifications: list[Clarification] = []
+    book: Book | None = None
 
     def deck_items(self) -> Iterator[tuple[str, DeckBase]]:
         """Each deck of the game with its id, in declaration order."""

@@ -1,0 +1,77 @@
+"""Numbers in prose come from the model: ``{setup.3.money|yen}`` in a text is replaced by the
+value at that data path (as written in the YAML), optionally formatted.
+
+So a rulebook sentence never types a number twice: change the YAML and the prose follows.
+Write a literal brace as ``{{`` or ``}}``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from gachapress.data.model import GameBase
+
+PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([a-z0-9_.-]+)(?:\|([a-z_]+))?\}")
+
+FORMATS: dict[str, Callable[[Any], str]] = {
+    "yen": lambda v: f"¥{v:,}",
+    "percent": lambda v: f"{v}%",
+    "count": lambda v: str(len(v)),
+    "list": lambda v: ", ".join(map(str, v)),
+}
+
+
+class PlaceholderError(ValueError):
+    """A placeholder names no value of the model, or an unknown format."""
+
+
+def model_data(model: GameBase) -> dict[str, Any]:
+    """The model as plain data with the YAML's own keys, for looking placeholders up."""
+    data = model.model_dump(mode="python", by_alias=True)
+    data["deck_sizes"] = {deck_id: deck.size() for deck_id, deck in model.deck_items()}
+    return data
+
+
+def lookup(data: Any, path: str) -> Any:
+    node = data
+    for part in path.split("."):
+        key: Any = int(part) if part.isdigit() else part
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+            node = node[key]
+        else:
+            raise PlaceholderError(f"no value at {path!r}")
+    return node
+
+
+def fill(text: str, data: dict[str, Any]) -> str:
+    """``text`` with every placeholder replaced by its value."""
+
+    def replace(match: re.Match[str]) -> str:
+        whole, path, fmt = match.group(0), match.group(1), match.group(2)
+        if path is None:
+            return whole[0]
+        value = lookup(data, path)
+        if fmt is None:
+            if isinstance(value, dict | list):
+                raise PlaceholderError(f"{path!r} is not a single value")
+            return str(value)
+        if fmt not in FORMATS:
+            raise PlaceholderError(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
+        try:
+            return FORMATS[fmt](value)
+        except (TypeError, ValueError):
+            raise PlaceholderError(f"{path!r} cannot be written as {fmt}") from None
+
+    return PLACEHOLDER.sub(replace, text)
+
+
+def placeholders(text: str) -> Iterator[str]:
+    for match in PLACEHOLDER.finditer(text):
+        if match.group(1):
+            yield match.group(0)
