@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from gachapress.cli.build_cmd import build_command
 from gachapress.cli.cards_cmd import cards
 from gachapress.cli.check_cmd import check
 from gachapress.cli.list_cmd import list_games
@@ -22,6 +23,7 @@ app.command("cards")(cards)
 app.command("check")(check)
 app.command("schema")(schema)
 app.command("sim")(sim)
+app.command("build")(build_command)
 
 if __name__ == "__main__":
     app()

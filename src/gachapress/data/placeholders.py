@@ -20,7 +20,17 @@ FORMATS: dict[str, Callable[[Any], str]] = {
     "percent": lambda v: f"{v}%",
     "count": lambda v: str(len(v)),
     "list": lambda v: ", ".join(map(str, v)),
+    "icons": lambda v: _icons(v),
 }
+
+
+def _icons(value: Any) -> str:
+    """Inline icons for a name, a list of names, or a mapping of names to how many."""
+    if isinstance(value, str):
+        return f":{value}:"
+    if isinstance(value, dict):
+        return " ".join(f":{name}:" for name, n in value.items() for _ in range(n))
+    return " ".join(f":{name}:" for name in value)
 
 
 class PlaceholderError(ValueError):

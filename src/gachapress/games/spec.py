@@ -79,3 +79,6 @@ class GameSpec:
     (e.g. a deck generated from a table naming unknown entries); run when loading."""
     engine: EngineSpec | None = None
     """The game's engine, once it has one."""
+    face_context: Callable[..., dict[str, Any]] | None = None
+    """Extra values a card layout may name, as ``face_context(model, deck_id, card)`` (e.g. the
+    hex colour of a card's suit); the card's own fields are always there."""

@@ -3,6 +3,7 @@
 from gachapress.games.gachapon_trick import checks
 from gachapress.games.gachapon_trick.bots import GreedyBot
 from gachapress.games.gachapon_trick.engine import GachaponState
+from gachapress.games.gachapon_trick.faces import face_context
 from gachapress.games.gachapon_trick.model import GachaponTrick
 from gachapress.games.gachapon_trick.rules import RULES
 from gachapress.games.spec import EngineSpec, GameSpec
@@ -12,6 +13,7 @@ SPEC = GameSpec(
     rules=RULES,
     references=checks.square_references,
     engine=EngineSpec(state=GachaponState, bots={"greedy": GreedyBot}),
+    face_context=face_context,
     checks={
         "latin-square": checks.latin_square,
         "scoring-table": checks.scoring_table,

@@ -1,0 +1,1 @@
+"""Building the publishable outputs: incremental, atomic, across processes."""

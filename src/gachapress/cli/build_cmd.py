@@ -1,0 +1,92 @@
+"""`gachapress build`: check, then publish card SVGs, print-and-play PDFs and rulebooks."""
+
+from __future__ import annotations
+
+import sys
+import time
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress
+
+from gachapress.build.builder import PAPERS, BuildOptions, build
+from gachapress.cli.common import RootOption, print_problems, select_games
+
+
+class Paper(StrEnum):
+    a4 = "a4"
+    letter = "letter"
+    both = "both"
+
+
+def _offset(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(part) for part in text.split(","))
+    except ValueError:
+        raise typer.BadParameter("give the back offset as X,Y in millimetres, e.g. 0.5,-1") from None
+    if abs(x) > 10 or abs(y) > 10:
+        raise typer.BadParameter("a back offset of more than 10 mm is a printer problem")
+    return x, y
+
+
+def build_command(
+    games: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[GAME]...", show_default=False, help="Games to build (default: all)."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Output folder (default: out/).", file_okay=False)
+    ] = None,
+    paper: Annotated[Paper, typer.Option("--paper", help="Paper size of the PDFs.")] = Paper.both,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Processes to use.")] = 1,
+    back_offset: Annotated[
+        str,
+        typer.Option(
+            "--back-offset",
+            metavar="X,Y",
+            help="Shift the backs pages by X,Y mm (measure it with the alignment page).",
+        ),
+    ] = "0,0",
+    root: RootOption = Path("."),
+) -> None:
+    """Check the games, then write their card SVGs, print-and-play PDFs and rulebooks.
+
+    Unchanged outputs are not rebuilt; a failure leaves the previous out/ untouched.
+    """
+    selected = select_games(games)
+    options = BuildOptions(
+        root=root,
+        out=out or root / "out",
+        papers=PAPERS if paper is Paper.both else (paper.value,),
+        back_offset=_offset(back_offset),
+    )
+    started = time.perf_counter()
+    if sys.stderr.isatty():
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        ) as bar:
+            task = bar.add_task("building", total=len(selected))
+            report = build(selected, options, jobs, progress=lambda _: bar.advance(task))
+    else:
+        report = build(selected, options, jobs)
+    if report.problems:
+        print_problems(report.problems)
+        failed = sorted({o.game for o in report.games if o.problems})
+        typer.echo(f"build refused: {', '.join(failed)} failed the checks; out/ is unchanged")
+        raise typer.Exit(1)
+    written = sum(len(o.written) for o in report.games)
+    kept = sum(len(o.kept) for o in report.games)
+    typer.echo(
+        f"built {len(report.games)} game{'s' if len(report.games) != 1 else ''} "
+        f"into {options.out}: {written} file{'s' if written != 1 else ''} written, "
+        f"{kept} unchanged, in {time.perf_counter() - started:.1f} s"
+    )

@@ -1,0 +1,1 @@
+"""Publishing: the HTML rulebooks, their statistics and charts, and the site index."""

@@ -1,0 +1,1 @@
+"""Card faces: one layout model per deck, resolved per card, drawn by an SVG and a PDF backend."""

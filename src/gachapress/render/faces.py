@@ -1,0 +1,161 @@
+"""Every face of a game (fronts of each distinct card, one back per deck), resolved from the
+game's data and its layout file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gachapress.data.load import GameData
+from gachapress.data.model import Card
+from gachapress.data.placeholders import PlaceholderError
+from gachapress.data.yamlsource import Locations
+from gachapress.errors import Problem, RulesError
+from gachapress.render.layout import Face, LayoutFile, Shape, load_layout, resolve_face
+from gachapress.render.metrics import Measure
+from gachapress.render.presets import PrintPresets
+
+
+@dataclass(frozen=True)
+class DeckFaces:
+    """A deck's faces: each distinct front with its count, and the deck's back."""
+
+    deck: str
+    shape_id: str
+    shape: Shape
+    fronts: tuple[tuple[Face, int], ...]
+    back: Face
+
+
+def layout_path(templates: Path, game_id: str) -> Path:
+    return templates / "cards" / f"{game_id}.yaml"
+
+
+def card_context(game: GameData, deck_id: str, card: Card | None, lang: str) -> dict[str, Any]:
+    """The values a layout may name: the card's own fields, its texts in ``lang``, the deck's and
+    the game's names, and whatever the game's package adds (``face_context``)."""
+    model = game.model
+    deck = model.deck(deck_id)
+    context: dict[str, Any] = {
+        "game": {"name": model.name.get(lang, ""), "names": dict(model.name)},
+        "deck": {"id": deck_id, "name": deck.name.get(lang, ""), "names": dict(deck.name)},
+    }
+    if card is not None:
+        context |= card.model_dump(mode="python", by_alias=True)
+        context["names"] = dict(card.name)
+        context["name"] = card.name.get(lang, "")
+        context["texts"] = dict(card.text or {})
+        context["text"] = (card.text or {}).get(lang, "")
+        if game.spec.face_context is not None:
+            context |= game.spec.face_context(model, deck_id, card)
+    return context
+
+
+def card_art(game: GameData, card: Card) -> str:
+    if card.art.openmoji:
+        return f"openmoji:{card.art.openmoji}"
+    return f"file:{(game.folder / str(card.art.file)).resolve()}"
+
+
+def game_faces(
+    game: GameData, templates: Path, presets: PrintPresets, measure: Measure
+) -> list[DeckFaces]:
+    """Resolve every face of the game; RulesError (located in the layout file) on a bad layout."""
+    file = layout_path(templates, game.id)
+    layout, where = load_layout(file)
+    problems = list(_layout_problems(game, layout, where, presets))
+    if problems:
+        raise RulesError(problems)
+    lang = game.model.languages[0]
+    decks = []
+    for deck_id, deck in game.model.deck_items():
+        deck_layout = layout.decks[deck_id]
+        shape = presets.shapes[deck_layout.shape]
+        fronts = []
+        for index, card in enumerate(deck.faces()):
+            context = card_context(game, deck_id, card, lang)
+            try:
+                face = resolve_face(
+                    card.id,
+                    card.name.get(lang, card.id),
+                    deck_layout.front,
+                    shape,
+                    context,
+                    measure=measure,
+                    lang=lang,
+                    icons=layout.icons,
+                    card_art=card_art(game, card),
+                )
+            except (PlaceholderError, KeyError) as exc:
+                raise RulesError(
+                    [
+                        where.at(("decks", deck_id, "front")).problem(
+                            f"card {card.id!r} (face {index + 1}): {exc}"
+                        )
+                    ]
+                ) from None
+            fronts.append((face, card.count))
+        context = card_context(game, deck_id, None, lang)
+        back = resolve_face(
+            f"back-{deck_id}",
+            f"{game.model.name.get(lang)}: {deck.name.get(lang)} (back)",
+            deck_layout.back,
+            shape,
+            context,
+            measure=measure,
+            lang=lang,
+            icons=layout.icons,
+            card_art=None,
+        )
+        decks.append(DeckFaces(deck_id, deck_layout.shape, shape, tuple(fronts), back))
+    return decks
+
+
+def _layout_problems(
+    game: GameData, layout: LayoutFile, where: Locations, presets: PrintPresets
+) -> Iterator[Problem]:
+    if layout.game != game.id:
+        yield where.at(("game",)).problem(f"layout for {layout.game!r}, expected {game.id!r}")
+    decks = dict(game.model.deck_items())
+    for deck_id in decks:
+        if deck_id not in layout.decks:
+            yield where.at(("decks",)).problem(f"no layout for deck {deck_id!r}")
+    for deck_id, deck_layout in layout.decks.items():
+        if deck_id not in decks:
+            yield where.at(("decks", deck_id), key=True).problem(f"unknown deck {deck_id!r}")
+        if deck_layout.shape not in presets.shapes:
+            yield where.at(("decks", deck_id, "shape")).problem(
+                f"unknown shape {deck_layout.shape!r} (shapes: {', '.join(presets.shapes)})"
+            )
+            continue
+        shape = presets.shapes[deck_layout.shape]
+        for side in ("front", "back"):
+            for i, element in enumerate(getattr(deck_layout, side).elements):
+                if element.kind != "text":
+                    continue
+                x, y, w, h = element.box
+                s = shape.safe
+                if (
+                    x < s - 1e-9
+                    or y < s - 1e-9
+                    or x + w > shape.width - s + 1e-9
+                    or y + h > shape.height - s + 1e-9
+                ):
+                    yield where.at(("decks", deck_id, side, "elements", i, "box")).problem(
+                        f"text box leaves the safe zone ({s} mm inside the "
+                        f"{shape.width} x {shape.height} mm trim)"
+                    )
+                for icon in _icons(element.text or ""):
+                    if icon not in layout.icons:
+                        yield where.at(("decks", deck_id, side, "elements", i, "text")).problem(
+                            f"unknown icon :{icon}: (icons: {', '.join(layout.icons)})"
+                        )
+
+
+def _icons(text: str) -> Iterator[str]:
+    from gachapress.render.text import ICON
+
+    for match in ICON.finditer(text):
+        yield match.group(1)

@@ -1,0 +1,88 @@
+"""The fonts cards and sheets are set in, all embedded: Noto Sans for Latin text (a static
+Regular and Bold made from the variable font), IPAexGothic for Japanese."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from fontTools.ttLib import TTFont
+
+#: Weights made from the variable Noto Sans.
+WEIGHTS = {"regular": 400, "bold": 700}
+
+
+@dataclass(frozen=True)
+class FontFile:
+    """A font as registered with the backends: a name and a static TrueType file."""
+
+    name: str
+    path: Path
+    family: str
+    license: str
+
+
+def _package_dir(package: str) -> Path:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(f"the font package {package!r} is not installed")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _noto_variable() -> Path:
+    return _package_dir("fontpkg_noto_sans") / "files" / "NotoSans[wdth,wght].ttf"
+
+
+def _ipaex() -> Path:
+    return _package_dir("matplotlib_fontja") / "fonts" / "ipaexg.ttf"
+
+
+def _static_instance(source: Path, weight: int, cache_dir: Path) -> Path:
+    """A static TrueType instance of the variable font, made once and cached."""
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:12]
+    target = cache_dir / f"NotoSans-{weight}-{digest}-v2.ttf"
+    if not target.exists():
+        from fontTools.varLib.instancer import instantiateVariableFont
+
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        font = TTFont(source)
+        static = instantiateVariableFont(font, {"wght": weight, "wdth": 100})
+        style = {400: "Regular", 700: "Bold"}.get(weight, str(weight))
+        names = static["name"]
+        for record_id, value in (
+            (1, "Noto Sans"),
+            (2, style),
+            (4, f"Noto Sans {style}"),
+            (6, f"NotoSans-{style}"),
+        ):
+            names.setName(value, record_id, 3, 1, 0x409)
+            names.setName(value, record_id, 1, 0, 0)
+        temporary = target.with_suffix(".tmp")
+        static.save(temporary)
+        temporary.replace(target)
+    return target
+
+
+@cache
+def font_files(cache_dir: Path) -> dict[str, FontFile]:
+    """The fonts by role: ``regular``, ``bold`` (Latin) and ``ja`` (Japanese, any weight)."""
+    noto = _noto_variable()
+    fonts = {
+        role: FontFile(
+            f"NotoSans-{role.title()}",
+            _static_instance(noto, weight, cache_dir),
+            "Noto Sans",
+            "SIL Open Font License 1.1",
+        )
+        for role, weight in WEIGHTS.items()
+    }
+    fonts["ja"] = FontFile("IPAexGothic", _ipaex(), "IPAexGothic", "IPA Font License v1.0")
+    return fonts
+
+
+def role_for(role: str, lang: str) -> str:
+    """The font role to set text of ``lang`` in (Japanese has one weight)."""
+    return "ja" if lang == "ja" else role

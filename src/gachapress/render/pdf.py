@@ -1,0 +1,135 @@
+"""The PDF backend: draws resolved faces with reportlab. Each distinct face and each distinct art
+becomes one form XObject, drawn once and placed as often as the deck holds copies."""
+
+from __future__ import annotations
+
+import hashlib
+
+from reportlab.graphics import renderPDF
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from gachapress.render import art as artwork
+from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
+
+MM = 72 / 25.4  # points per millimetre
+
+
+class FacePainter:
+    """Draws faces onto one reportlab canvas, defining each face and art form once."""
+
+    def __init__(self, canvas: Canvas) -> None:
+        self.canvas = canvas
+        self._faces: set[str] = set()
+        self._arts: dict[str, tuple[str, float, float]] = {}
+
+    def place(
+        self, face: Face, x: float, y: float, clip: tuple[float, float, float, float]
+    ) -> None:
+        """Draw ``face`` with its trim's top-left corner at (x, y) mm from the page's top-left,
+        clipped to ``clip`` = (left, top, right, bottom) mm around the trim (bleed kept there)."""
+        name = self._face_form(face)
+        shape = face.shape
+        page_height = self.canvas._pagesize[1] / MM
+        c = self.canvas
+        c.saveState()
+        left, top, right, bottom = clip
+        path = c.beginPath()
+        path.rect(
+            (x - left) * MM,
+            (page_height - y - shape.height - bottom) * MM,
+            (shape.width + left + right) * MM,
+            (shape.height + top + bottom) * MM,
+        )
+        c.clipPath(path, stroke=0, fill=0)
+        c.translate((x - shape.bleed) * MM, (page_height - y - shape.height - shape.bleed) * MM)
+        c.doForm(name)
+        c.restoreState()
+
+    def _face_form(self, face: Face) -> str:
+        name = "face-" + _safe(face.key)
+        if name in self._faces:
+            return name
+        self._faces.add(name)
+        shape = face.shape
+        b = shape.bleed
+        width, height = (shape.width + 2 * b) * MM, (shape.height + 2 * b) * MM
+        for item in face.items:  # art forms must not be begun inside another form
+            if isinstance(item, Art):
+                self._art_form(item.source)
+        c = self.canvas
+        c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
+        c.setFillColor(HexColor(face.background))
+        c.rect(0, 0, width, height, stroke=0, fill=1)
+
+        def px(x: float) -> float:
+            return (x + b) * MM
+
+        def py(y: float) -> float:  # face y (down from the trim top) to form y (up)
+            return (shape.height + b - y) * MM
+
+        for item in face.items:
+            if isinstance(item, Rect | Ellipse):
+                _paint(c, item.fill, item.stroke, item.stroke_width)
+                args = (px(item.x), py(item.y + item.h), item.w * MM, item.h * MM)
+                fill, stroke = int(item.fill is not None), int(item.stroke is not None)
+                if isinstance(item, Ellipse):
+                    c.ellipse(
+                        args[0],
+                        args[1],
+                        args[0] + args[2],
+                        args[1] + args[3],
+                        stroke=stroke,
+                        fill=fill,
+                    )
+                elif item.radius:
+                    c.roundRect(*args, item.radius * MM, stroke=stroke, fill=fill)
+                else:
+                    c.rect(*args, stroke=stroke, fill=fill)
+            elif isinstance(item, TextLine):
+                c.setFillColor(HexColor(item.color))
+                c.setFont(item.font, item.size)
+                c.drawString(px(item.x), py(item.baseline), item.text)
+            elif isinstance(item, Art):
+                form, art_width, art_height = self._arts[item.source]
+                scale = min(item.w / art_width, item.h / art_height)  # fit, centred, as in SVG
+                dx, dy = (item.w - art_width * scale) / 2, (item.h - art_height * scale) / 2
+                c.saveState()
+                c.translate(px(item.x + dx), py(item.y + item.h - dy))
+                c.scale(scale, scale)
+                c.doForm(form)
+                c.restoreState()
+        c.endForm()
+        return name
+
+    def _art_form(self, source: str) -> None:
+        if source in self._arts:
+            return
+        name = "art-" + hashlib.sha256(source.encode()).hexdigest()[:16]
+        c = self.canvas
+        if artwork.is_svg(source):
+            drawing = artwork.reportlab_drawing(source)
+            width, height = drawing.width, drawing.height
+            c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
+            renderPDF.draw(drawing, c, 0, 0)
+        else:
+            from reportlab.lib.utils import ImageReader
+
+            image = ImageReader(str(artwork.source_path(source)))
+            width, height = (float(v) for v in image.getSize())
+            c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
+            c.drawImage(image, 0, 0, width, height, mask="auto")
+        c.endForm()
+        self._arts[source] = (name, width / MM, height / MM)
+
+
+def _paint(c: Canvas, fill: str | None, stroke: str | None, width: float) -> None:
+    if fill:
+        c.setFillColor(HexColor(fill))
+    if stroke:
+        c.setStrokeColor(HexColor(stroke))
+        c.setLineWidth(width * MM)
+
+
+def _safe(key: str) -> str:
+    return "".join(ch if ch.isalnum() or ch == "-" else "_" for ch in key)

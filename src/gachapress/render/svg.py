@@ -1,0 +1,163 @@
+"""The SVG backend: a resolved face as a standalone SVG file, sized in mm with its bleed, fonts
+embedded (subset) and art inlined under ids that cannot collide."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from collections.abc import Iterable
+
+import svgwrite
+from fontTools import subset
+from fontTools.ttLib import TTFont
+from svgwrite.base import BaseElement
+
+from gachapress.render import art as artwork
+from gachapress.render.fonts import FontFile
+from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
+
+
+class _Raw(BaseElement):
+    """An element copied from an art file, written as it is."""
+
+    def __init__(self, tag: str, attributes: dict[str, str], text: str | None) -> None:
+        self.elementname = tag
+        super().__init__(debug=False)
+        self.attribs.update(attributes)
+        self.text = text
+
+    def get_xml(self) -> ET.Element:
+        xml = super().get_xml()
+        if self.text and self.text.strip():
+            xml.text = self.text
+        return xml
+
+
+def face_svg(face: Face, css: str) -> str:
+    """The SVG text of one face; ``css`` embeds its fonts (see ``font_css``)."""
+    shape = face.shape
+    b = shape.bleed
+    width, height = shape.width + 2 * b, shape.height + 2 * b
+    drawing = svgwrite.Drawing(size=(f"{width}mm", f"{height}mm"), profile="full", debug=False)
+    drawing.viewbox(-b, -b, width, height)
+    drawing.set_desc(title=face.title)
+    if css:
+        drawing.defs.add(drawing.style(css))
+    drawing.add(drawing.rect((-b, -b), (width, height), fill=face.background))
+    for number, item in enumerate(face.items):
+        if isinstance(item, Rect):
+            drawing.add(
+                drawing.rect(
+                    (item.x, item.y),
+                    (item.w, item.h),
+                    rx=item.radius or None,
+                    **_paint(item.fill, item.stroke, item.stroke_width),
+                )
+            )
+        elif isinstance(item, Ellipse):
+            drawing.add(
+                drawing.ellipse(
+                    (item.x + item.w / 2, item.y + item.h / 2),
+                    (item.w / 2, item.h / 2),
+                    **_paint(item.fill, item.stroke, item.stroke_width),
+                )
+            )
+        elif isinstance(item, TextLine):
+            drawing.add(
+                drawing.text(
+                    item.text,
+                    insert=(item.x, item.baseline),
+                    font_family=item.font,
+                    font_size=f"{item.size * 25.4 / 72:.4f}",
+                    fill=item.color,
+                )
+            )
+        elif isinstance(item, Art):
+            drawing.add(_art(drawing, item, f"{face.key}-a{number}"))
+    return drawing.tostring()
+
+
+def _paint(fill: str | None, stroke: str | None, width: float) -> dict[str, object]:
+    return {
+        "fill": fill or "none",
+        "stroke": stroke or "none",
+        "stroke_width": width if stroke else 0,
+    }
+
+
+def _art(drawing: svgwrite.Drawing, item: Art, prefix: str) -> BaseElement:
+    if not artwork.is_svg(item.source):
+        return drawing.image(
+            artwork.png_data_uri(item.source), insert=(item.x, item.y), size=(item.w, item.h)
+        )
+    view_box, children = artwork.svg_art(item.source)
+    holder = _Raw(
+        "svg",
+        {
+            "x": f"{item.x:.4f}",
+            "y": f"{item.y:.4f}",
+            "width": f"{item.w:.4f}",
+            "height": f"{item.h:.4f}",
+            "viewBox": view_box,
+        },
+        None,
+    )
+    for child in children:
+        holder.add(_copy(child, prefix))
+    return holder
+
+
+_URL = re.compile(r"url\(#([^)]+)\)")
+
+
+def _copy(element: ET.Element, prefix: str) -> _Raw:
+    """Copy an art element, prefixing its ids and references so two arts never collide."""
+    attributes = {}
+    for key, value in element.attrib.items():
+        if key == "id":
+            value = f"{prefix}-{value}"
+        elif key == "href" and value.startswith("#"):
+            value = f"#{prefix}-{value[1:]}"
+        else:
+            value = _URL.sub(lambda m: f"url(#{prefix}-{m.group(1)})", value)
+        attributes[key] = value
+    copy = _Raw(element.tag, attributes, element.text)
+    for child in element:
+        copy.add(_copy(child, prefix))
+    return copy
+
+
+def font_css(faces: Iterable[Face], fonts: dict[str, FontFile]) -> str:
+    """@font-face rules embedding each font used, subset to the characters the faces use (one
+    subset serves a whole game, so each SVG stands alone without subsetting per file)."""
+    used: dict[str, set[str]] = defaultdict(set)
+    for face in faces:
+        for item in face.items:
+            if isinstance(item, TextLine):
+                used[item.font].update(item.text)
+    by_name = {font.name: font for font in fonts.values()}
+    rules = []
+    for name in sorted(used):
+        data = _subset(str(by_name[name].path), "".join(sorted(used[name])))
+        rules.append(
+            f"@font-face{{font-family:'{name}';"
+            f"src:url(data:font/ttf;base64,{data}) format('truetype');}}"
+        )
+    return "".join(rules)
+
+
+def _subset(path: str, characters: str) -> str:
+    options = subset.Options()
+    options.layout_features = ["kern", "liga"]
+    options.name_IDs = [1, 2, 4, 6]
+    options.notdef_outline = True
+    font = TTFont(path, lazy=False, recalcTimestamp=False)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=characters)
+    subsetter.subset(font)
+    buffer = io.BytesIO()
+    font.save(buffer)
+    return base64.b64encode(buffer.getvalue()).decode()
