@@ -26,7 +26,8 @@ def _offset(text: str) -> tuple[float, float]:
     try:
         x, y = (float(part) for part in text.split(","))
     except ValueError:
-        raise typer.BadParameter("give the back offset as X,Y in millimetres, e.g. 0.5,-1") from None
+        message = "give the back offset as X,Y in millimetres, e.g. 0.5,-1"
+        raise typer.BadParameter(message) from None
     if abs(x) > 10 or abs(y) > 10:
         raise typer.BadParameter("a back offset of more than 10 mm is a printer problem")
     return x, y

@@ -246,7 +246,10 @@ class PnpDocument:
     ) -> None:
         for face, slot in zip(faces, places, strict=False):
             self.painter.place(face, slot.x, slot.y, slot.clip)
-        self._crop_marks(places[: len(faces)], shape)
+        if shape.kind == "round":
+            self._cut_circles(places[: len(faces)], shape)
+        else:
+            self._crop_marks(places[: len(faces)], shape)
         page_w, page_h = self.sheet.page
         self.text(label, 10, page_h - 9, page_w - 20, 5, size=7, align="center", colour=GREY)
         self.canvas.showPage()
@@ -270,6 +273,20 @@ class PnpDocument:
         for y in ys:
             for x0, x1 in ((left - gap - length, left - gap), (right + gap, right + gap + length)):
                 c.line(max(x0, 0) * MM, (page_h - y) * MM, min(x1, page_w) * MM, (page_h - y) * MM)
+
+    def _cut_circles(self, places: list[Slot], shape: Shape) -> None:
+        """Round pieces get a thin cut line on the trim circle instead of crop marks."""
+        c, page_h = self.canvas, self.sheet.page[1]
+        c.setStrokeColor(GREY)
+        c.setLineWidth(0.15 * MM)
+        for slot in places:
+            c.circle(
+                (slot.x + shape.width / 2) * MM,
+                (page_h - slot.y - shape.height / 2) * MM,
+                shape.width / 2 * MM,
+                stroke=1,
+                fill=0,
+            )
 
     def alignment_pages(self, deck: DeckFaces) -> None:
         """A page of crosses and its mirrored back: held to the light, they should meet."""

@@ -86,6 +86,7 @@ def game_faces(
                     measure=measure,
                     lang=lang,
                     icons=layout.icons,
+                    palette=layout.palette,
                     card_art=card_art(game, card),
                 )
             except (PlaceholderError, KeyError) as exc:
@@ -107,6 +108,7 @@ def game_faces(
             measure=measure,
             lang=lang,
             icons=layout.icons,
+            palette=layout.palette,
             card_art=None,
         )
         decks.append(DeckFaces(deck_id, deck_layout.shape, shape, tuple(fronts), back))

@@ -8,6 +8,7 @@ at negative coordinates and beyond the trim size).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -15,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints, ValidationError, model_validator
 
 from gachapress.data.model import Id, Lang, Strict
-from gachapress.data.placeholders import fill, lookup
+from gachapress.data.placeholders import PlaceholderError, fill, lookup
 from gachapress.data.validate import located_problems
 from gachapress.data.yamlsource import Locations, load_yaml
 from gachapress.errors import RulesError
@@ -24,8 +25,12 @@ from gachapress.render.metrics import Measure
 from gachapress.render.text import PT, fit
 
 Mm = Annotated[float, Field(ge=-20, le=400)]
-Colour = Annotated[str, StringConstraints(pattern=r"^(#[0-9a-fA-F]{6}|\{[a-z0-9_.|-]+\})$")]
-"""A colour: ``#rrggbb``, or a placeholder naming one in the card's data (``{color.hex}``)."""
+Colour = Annotated[
+    str, StringConstraints(pattern=r"^(#[0-9a-fA-F]{6}|\{[a-z0-9_.|-]+\}|[a-z][a-z0-9-]*)$")
+]
+"""A colour: ``#rrggbb``, a name from the layout's palette, or a placeholder naming either in
+the card's data (``{color.hex}``, ``{ticket}``)."""
+HEX = re.compile(r"#[0-9a-fA-F]{6}")
 ArtRef = Annotated[
     str, StringConstraints(pattern=r"^(card|icon:[a-z][a-z0-9-]*|openmoji:[0-9A-F-]+)$")
 ]
@@ -99,6 +104,11 @@ class LayoutFile(Strict):
         Annotated[str, StringConstraints(pattern=r"^[0-9A-F]{4,6}(-[0-9A-F]{4,6})*$")],
     ] = {}
     """Inline icons by name (``:rock:`` in a text), as OpenMoji hexcodes."""
+    palette: dict[
+        Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]*$")],
+        Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")],
+    ] = {}
+    """Named colours, so a card's data (a ticket colour, a type) can pick its colour."""
     decks: dict[Id, DeckLayout]
 
 
@@ -178,10 +188,23 @@ def resolve_face(
     measure: Measure,
     lang: str,
     icons: dict[str, str],
+    palette: dict[str, str],
     card_art: str | None,
 ) -> Face:
     """Turn a face layout and a card's data into primitives."""
     items: list[Primitive] = []
+
+    def _colour(value: str | None) -> str | None:
+        if not value:
+            return None
+        resolved = fill(value, context)
+        resolved = palette.get(resolved, resolved)
+        if not HEX.fullmatch(resolved):
+            raise PlaceholderError(
+                f"colour {value!r} is {resolved!r}, not #rrggbb or a palette name"
+            )
+        return resolved
+
     for element in layout.elements:
         if element.when and not _value(context, element.when):
             continue
@@ -192,8 +215,8 @@ def resolve_face(
             if element.bleed:
                 x, y, w, h = _into_bleed(x, y, w, h, shape)
             colour = {
-                "fill": _colour(element.fill, context),
-                "stroke": _colour(element.stroke, context),
+                "fill": _colour(element.fill),
+                "stroke": _colour(element.stroke),
             }
             if element.kind == "rect":
                 items.append(
@@ -214,8 +237,9 @@ def resolve_face(
             if source:
                 items.append(Art(x, y, w, h, source))
         else:
-            items.extend(_text(element, context, measure, lang, icons))
-    return Face(key, title, shape, _colour(layout.background, context) or "#ffffff", tuple(items))
+            colour = _colour(element.color) or "#222222"
+            items.extend(_text(element, context, measure, lang, icons, colour))
+    return Face(key, title, shape, _colour(layout.background) or "#ffffff", tuple(items))
 
 
 def _value(context: dict[str, Any], path: str) -> Any:
@@ -223,10 +247,6 @@ def _value(context: dict[str, Any], path: str) -> Any:
         return lookup(context, path)
     except ValueError:
         return None
-
-
-def _colour(value: str | None, context: dict[str, Any]) -> str | None:
-    return fill(value, context) if value else None
 
 
 def _into_bleed(x: float, y: float, w: float, h: float, shape: Shape) -> tuple[float, ...]:
@@ -246,7 +266,12 @@ def _art(ref: str, icons: dict[str, str], card_art: str | None) -> str | None:
 
 
 def _text(
-    element: Element, context: dict[str, Any], measure: Measure, lang: str, icons: dict[str, str]
+    element: Element,
+    context: dict[str, Any],
+    measure: Measure,
+    lang: str,
+    icons: dict[str, str],
+    colour: str,
 ) -> list[Primitive]:
     language = element.lang or lang
     text = fill(element.text or "", context | {"lang": language})
@@ -267,7 +292,6 @@ def _text(
         line_height=element.line_height,
         japanese=language == "ja",
     )
-    colour = _colour(element.color, context) or "#222222"
     out: list[Primitive] = []
     for line in fitted.lines:
         for run in line.runs:

@@ -35,12 +35,18 @@ class FacePainter:
         c.saveState()
         left, top, right, bottom = clip
         path = c.beginPath()
-        path.rect(
-            (x - left) * MM,
-            (page_height - y - shape.height - bottom) * MM,
-            (shape.width + left + right) * MM,
-            (shape.height + top + bottom) * MM,
-        )
+        if shape.kind == "round":  # a round piece keeps its bleed all round, cut on the circle
+            radius = shape.width / 2 + min(clip)
+            path.circle(
+                (x + shape.width / 2) * MM, (page_height - y - shape.height / 2) * MM, radius * MM
+            )
+        else:
+            path.rect(
+                (x - left) * MM,
+                (page_height - y - shape.height - bottom) * MM,
+                (shape.width + left + right) * MM,
+                (shape.height + top + bottom) * MM,
+            )
         c.clipPath(path, stroke=0, fill=0)
         c.translate((x - shape.bleed) * MM, (page_height - y - shape.height - shape.bleed) * MM)
         c.doForm(name)
@@ -60,7 +66,10 @@ class FacePainter:
         c = self.canvas
         c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
         c.setFillColor(HexColor(face.background))
-        c.rect(0, 0, width, height, stroke=0, fill=1)
+        if shape.kind == "round":
+            c.ellipse(0, 0, width, height, stroke=0, fill=1)
+        else:
+            c.rect(0, 0, width, height, stroke=0, fill=1)
 
         def px(x: float) -> float:
             return (x + b) * MM

@@ -46,7 +46,14 @@ def face_svg(face: Face, css: str) -> str:
     drawing.set_desc(title=face.title)
     if css:
         drawing.defs.add(drawing.style(css))
-    drawing.add(drawing.rect((-b, -b), (width, height), fill=face.background))
+    if shape.kind == "round":
+        drawing.add(
+            drawing.ellipse(
+                (shape.width / 2, shape.height / 2), (width / 2, height / 2), fill=face.background
+            )
+        )
+    else:
+        drawing.add(drawing.rect((-b, -b), (width, height), fill=face.background))
     for number, item in enumerate(face.items):
         if isinstance(item, Rect):
             drawing.add(
