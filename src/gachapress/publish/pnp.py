@@ -92,6 +92,7 @@ class PnpDocument:
             pagesize=(sheet.page[0] * MM, sheet.page[1] * MM),
             invariant=1,
             pageCompression=1,
+            initialFontName=measure.name("regular"),  # never the unembedded Helvetica
         )
         name = game.model.name.get("en", game.model.name[self.lang])
         self.canvas.setTitle(f"{name}: print and play ({sheet.name})")

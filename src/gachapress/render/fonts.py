@@ -43,12 +43,12 @@ def _ipaex() -> Path:
 def _static_instance(source: Path, weight: int, cache_dir: Path) -> Path:
     """A static TrueType instance of the variable font, made once and cached."""
     digest = hashlib.sha256(source.read_bytes()).hexdigest()[:12]
-    target = cache_dir / f"NotoSans-{weight}-{digest}-v2.ttf"
+    target = cache_dir / f"NotoSans-{weight}-{digest}-v3.ttf"
     if not target.exists():
         from fontTools.varLib.instancer import instantiateVariableFont
 
         cache_dir.mkdir(parents=True, exist_ok=True)
-        font = TTFont(source)
+        font = TTFont(source, recalcTimestamp=False)  # the same bytes on every machine
         static = instantiateVariableFont(font, {"wght": weight, "wdth": 100})
         style = {400: "Regular", 700: "Bold"}.get(weight, str(weight))
         names = static["name"]

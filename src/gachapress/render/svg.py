@@ -41,8 +41,8 @@ def face_svg(face: Face, css: str) -> str:
     shape = face.shape
     b = shape.bleed
     width, height = shape.width + 2 * b, shape.height + 2 * b
-    drawing = svgwrite.Drawing(size=(f"{width}mm", f"{height}mm"), profile="full", debug=False)
-    drawing.viewbox(-b, -b, width, height)
+    drawing = svgwrite.Drawing(size=(f"{width:g}mm", f"{height:g}mm"), profile="full", debug=False)
+    drawing.attribs["viewBox"] = f"{-b:g} {-b:g} {width:g} {height:g}"
     drawing.set_desc(title=face.title)
     if css:
         drawing.defs.add(drawing.style(css))

@@ -1,0 +1,125 @@
+"""`gachapress build`: incremental, atomic, and safe with hostile text."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, run_cli
+
+GAME = "gachapon-trick"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    for folder in ("rules", "templates"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    return tmp_path
+
+
+def snapshot(folder: Path) -> dict[str, tuple[str, int]]:
+    """Every file under ``folder`` with its content hash and modification time."""
+    return {
+        p.relative_to(folder).as_posix(): (
+            hashlib.sha256(p.read_bytes()).hexdigest(),
+            p.stat().st_mtime_ns,
+        )
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def build(project: Path, *args: str) -> str:
+    result = run_cli("build", GAME, *args, cwd=project)
+    assert result.code == 0, result.err
+    return result.out
+
+
+def test_no_op_rebuild_touches_nothing(project: Path) -> None:
+    build(project)
+    before = snapshot(project / "out")
+    out = build(project)
+    assert "0 files written" in out
+    assert snapshot(project / "out") == before
+
+
+def test_one_card_edit_rebuilds_only_what_it_touches(project: Path) -> None:
+    build(project)
+    before = snapshot(project / "out" / GAME)
+    decks = project / "rules" / GAME / "decks.yaml"
+    decks.write_text(
+        decks.read_text(encoding="utf-8").replace(
+            "Unused, it is worth nothing.", "Unused, it is worth nothing at all."
+        ),
+        encoding="utf-8",
+    )
+    build(project)
+    after = snapshot(project / "out" / GAME)
+    changed = sorted(name for name in after if after[name] != before.get(name))
+    assert changed == ["cards/refund.svg", f"{GAME}-pnp-a4.pdf", f"{GAME}-pnp-letter.pdf"]
+
+
+def test_a_failed_build_leaves_out_untouched(project: Path) -> None:
+    build(project)
+    before = snapshot(project / "out")
+    game = project / "rules" / GAME / "game.yaml"
+    game.write_text(
+        game.read_text(encoding="utf-8").replace("rounds: 3", "rounds: three"), encoding="utf-8"
+    )
+    result = run_cli("build", GAME, cwd=project)
+    assert result.code == 1
+    assert "rules/gachapon-trick/game.yaml:" in result.err and "rounds" in result.err
+    assert "out/ is unchanged" in result.out
+    assert snapshot(project / "out") == before
+    assert not list((project / "build").glob("stage-*"))
+
+
+def test_paper_option_builds_one_size(project: Path) -> None:
+    build(project, "--paper", "letter")
+    pdfs = sorted(p.name for p in (project / "out" / GAME).glob("*.pdf"))
+    assert pdfs == [f"{GAME}-pnp-letter.pdf"]
+
+
+def test_bad_options_are_usage_errors(project: Path) -> None:
+    assert run_cli("build", GAME, "--paper", "a3", cwd=project).code == 2
+    assert run_cli("build", GAME, "--back-offset", "x", cwd=project).code == 2
+    assert run_cli("build", "nothing", cwd=project).code == 2
+
+
+def test_hostile_text_is_escaped(project: Path) -> None:
+    decks = project / "rules" / GAME / "decks.yaml"
+    decks.write_text(
+        decks.read_text(encoding="utf-8").replace(
+            "name: {en: Refund}", 'name: {en: "<script>alert(1)</script> & Co"}'
+        ),
+        encoding="utf-8",
+    )
+    build(project)
+    text = (project / "out" / GAME / "cards" / "refund.svg").read_text(encoding="utf-8")
+    assert "<script>" not in text
+    root = ET.fromstring(text)  # still well-formed XML
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    assert root.find("s:title", ns).text == "<script>alert(1)</script> & Co"
+
+
+def test_back_offset_moves_only_the_backs(project: Path) -> None:
+    from pypdf import PdfReader
+
+    from tests.test_print import _placements
+
+    pdf = project / "out" / GAME / f"{GAME}-pnp-a4.pdf"
+    build(project, "--paper", "a4")
+    plain = PdfReader(pdf.rename(project / "plain.pdf"))
+    build(project, "--paper", "a4", "--back-offset", "1.5,-0.5")
+    shifted = PdfReader(pdf)
+    mm = 72 / 25.4
+    assert _placements(plain, 1) == _placements(shifted, 1)  # fronts stay
+    for (_, x0, y0), (_, x1, y1) in zip(
+        _placements(plain, 2), _placements(shifted, 2), strict=True
+    ):
+        assert x1 - x0 == pytest.approx(1.5 * mm, abs=1e-3)
+        assert y1 - y0 == pytest.approx(0.5 * mm, abs=1e-3)  # y runs down the page: -0.5 is up
