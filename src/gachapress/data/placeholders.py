@@ -20,6 +20,8 @@ FORMATS: dict[str, Callable[[Any], str]] = {
     "percent": lambda v: f"{v}%",
     "count": lambda v: str(len(v)),
     "list": lambda v: ", ".join(map(str, v)),
+    "number": lambda v: f"{v:,}",
+    "signed": lambda v: f"{v:+,}",
     "icons": lambda v: _icons(v),
 }
 

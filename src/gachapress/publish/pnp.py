@@ -251,9 +251,37 @@ class PnpDocument:
             self._cut_circles(places[: len(faces)], shape)
         else:
             self._crop_marks(places[: len(faces)], shape)
-        page_w, page_h = self.sheet.page
-        self.text(label, 10, page_h - 9, page_w - 20, 5, size=7, align="center", colour=GREY)
+        self._label(label, places, shape)
         self.canvas.showPage()
+
+    def _label(self, label: str, places: list[Slot], shape: Shape) -> None:
+        """Name the sheet in the widest margin, clear of the bleed and the crop marks."""
+        page_h = self.sheet.page[1]
+        below = page_h - max(p.y for p in places) - shape.height - shape.bleed
+        beside = min(p.x for p in places) - shape.bleed
+        if below >= 6:  # under the middle column, between its crop marks
+            middle = sorted({p.x for p in places})[len({p.x for p in places}) // 2]
+            self.text(
+                label,
+                middle + 2,
+                page_h - below / 2 - 1.5,
+                shape.width - 4,
+                3.5,
+                size=6,
+                align="center",
+                colour=GREY,
+            )
+            return
+        c = self.canvas  # else up the left margin, reading bottom to top
+        c.saveState()
+        c.translate((beside / 2 + 1) * MM, page_h / 2 * MM)
+        c.rotate(90)
+        c.setFillColor(GREY)
+        c.setFont(
+            self.measure.name("ja" if self.measure.missing(label, "regular") else "regular"), 6
+        )
+        c.drawCentredString(0, 0, label)
+        c.restoreState()
 
     def _crop_marks(self, places: list[Slot], shape: Shape) -> None:
         """Short lines in the margin, in line with every cut, clear of the bleed."""

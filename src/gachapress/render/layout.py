@@ -26,7 +26,7 @@ from gachapress.render.text import PT, fit
 
 Mm = Annotated[float, Field(ge=-20, le=400)]
 Colour = Annotated[
-    str, StringConstraints(pattern=r"^(#[0-9a-fA-F]{6}|\{[a-z0-9_.|-]+\}|[a-z][a-z0-9-]*)$")
+    str, StringConstraints(pattern=r"^(#[0-9a-fA-F]{6}|\{[a-z0-9_.|-]+\}|[A-Za-z][A-Za-z0-9-]*)$")
 ]
 """A colour: ``#rrggbb``, a name from the layout's palette, or a placeholder naming either in
 the card's data (``{color.hex}``, ``{ticket}``)."""
@@ -105,7 +105,7 @@ class LayoutFile(Strict):
     ] = {}
     """Inline icons by name (``:rock:`` in a text), as OpenMoji hexcodes."""
     palette: dict[
-        Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]*$")],
+        Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9-]*$")],
         Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")],
     ] = {}
     """Named colours, so a card's data (a ticket colour, a type) can pick its colour."""
@@ -278,6 +278,11 @@ def _text(
     if not text.strip():
         return []
     role = role_for(element.font, language)
+    if measure.missing(text, role):  # e.g. full-width punctuation in a Latin font: use the
+        role = "ja"  # Japanese font, which also sets Latin text
+    missing = measure.missing(text, role)
+    if missing:
+        raise PlaceholderError(f"no font has the characters {''.join(sorted(missing))!r}")
     x, y, w, h = element.box
     fitted = fit(
         measure,

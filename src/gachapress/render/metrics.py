@@ -39,3 +39,15 @@ class Measure:
 
     def name(self, role: str) -> str:
         return self.fonts[role].name
+
+    def missing(self, text: str, role: str) -> set[str]:
+        """The characters of ``text`` the font of ``role`` has no glyph for."""
+        covered = _characters(self.fonts[role].path)
+        return {ch for ch in text if not ch.isspace() and ord(ch) not in covered}
+
+
+@cache
+def _characters(path: Path) -> frozenset[int]:
+    from fontTools.ttLib import TTFont
+
+    return frozenset(TTFont(path, lazy=True).getBestCmap())

@@ -77,7 +77,9 @@ def face_svg(face: Face, css: str) -> str:
                 drawing.text(
                     item.text,
                     insert=(item.x, item.baseline),
-                    font_family=item.font,
+                    # the embedded font first; a close fallback for viewers that ignore it
+                    font_family=f"{item.font}, sans-serif",
+                    font_weight="bold" if item.font.endswith("-Bold") else "normal",
                     font_size=f"{item.size * 25.4 / 72:.4f}",
                     fill=item.color,
                 )
