@@ -286,3 +286,85 @@ def test_winners_refuse_bad_input() -> None:
         rules.winners(MODEL, [], [])
     with pytest.raises(ValueError):
         rules.winners(MODEL, [3, 4], [1])
+
+
+# --- the counted trade rules the engine runs on --------------------------------------------------
+
+PER_TOKEN = rules.wild_gashas_per_token(MODEL)
+
+
+def _walk(
+    req: rules.Requirement,
+    placed: list[int],
+    hand: list[int],
+    last: int,
+    spent: int,
+    tokens: int,
+    out: list[tuple[tuple[int, ...], int]],
+) -> None:
+    """Follow every sequence of payment steps; record where each one ends."""
+    if rules.payment_complete(req, sum(placed), spent, PER_TOKEN):
+        out.append((tuple(k for k, n in enumerate(placed) for _ in range(n)), spent))
+        return
+    kinds, token = rules.payment_steps(req, placed, hand, last, spent, tokens, PER_TOKEN)
+    assert kinds or token, "a payment step that leads nowhere"
+    for k in kinds:
+        assert hand[k] > 0 and k >= last
+        more, less = list(placed), list(hand)
+        more[k] += 1
+        less[k] -= 1
+        _walk(req, more, less, k, spent, tokens, out)
+    if token:
+        _walk(req, placed, hand, last, spent + 1, tokens - 1, out)
+
+
+@given(cards, hands, token_counts)
+def test_payment_steps_reach_every_payment_once(
+    card: SetRewardCard, hand: list[Kind], tokens: int
+) -> None:
+    req = rules.requirement(MODEL, card)
+    counts = list(rules.kind_counts(MODEL, hand))
+    satisfied = rules.reward_satisfied(MODEL, card, hand, tokens)
+    assert (rules.affordable([req], counts, tokens, PER_TOKEN) == [0]) == satisfied
+    short = rules.wild_gashas_missing(MODEL, card, hand)
+    assert rules.trade_short(req, counts, len(hand)) == short
+    assert satisfied == (rules.tokens_for(short, PER_TOKEN) <= tokens)
+    if not satisfied:
+        return
+    start = list(rules.payment_start(req, tokens))
+    out: list[tuple[tuple[int, ...], int]] = []
+    _walk(req, start, [h - s for h, s in zip(counts, start, strict=True)], -1, 0, tokens, out)
+    order = {kind: i for i, kind in enumerate(rules.kinds_in_order(MODEL))}
+    expected = [
+        (tuple(order[k] for k in paid), spent)
+        for paid, spent in rules.reward_payments(MODEL, card, hand, tokens)
+    ]
+    assert sorted(out) == sorted(expected) and len(set(out)) == len(out)
+
+
+@given(st.lists(st.integers(0, 20), min_size=4, max_size=4), st.integers(0, 40))
+def test_rebuild_steps_explain_the_refill(sizes: list[int], discard: int) -> None:
+    plan = rules.rebuild_gasha_decks(MODEL, sizes, discard)
+    result = rules.refill_gasha_decks(MODEL, sizes, discard)
+    assert plan["formed"] == result["formed"]
+    cuts = [s for s in plan["steps"] if "cut" in s]
+    deals = [s for s in plan["steps"] if "deal" in s]
+    assert len(deals) <= 1 and plan["steps"][: len(cuts)] == cuts  # cuts first, one deal last
+    for step in cuts:
+        assert sizes[step["to"]] == 0 or step["to"] in [c["cut"] for c in cuts]
+    if deals:
+        assert result["discard"] == 0 and all(result["sizes"][i] for i in deals[0]["deal"])
+    if 0 not in sizes:
+        assert plan == {"steps": [], "formed": True}
+
+
+def test_end_reasons_list_every_trigger_reached() -> None:
+    assert rules.end_reasons(MODEL, 2, 5, True) == []
+    assert rules.end_reasons(MODEL, 0, 0, False) == [
+        "last-bonus-token",
+        "reward-pile-empty",
+        "gasha-decks-impossible",
+    ]
+    assert rules.end_reasons(MODEL, 1, 3, False) == ["gasha-decks-impossible"]
+    with pytest.raises(ValueError):
+        rules.end_reasons(MODEL, 1, -1, True)

@@ -1,13 +1,16 @@
 """Gasha: draw Gasha cards, trade sets of them for Set Rewards, pair ticket halves for bonuses."""
 
 from gachapress.games.gasha import checks
+from gachapress.games.gasha.bots import GreedyBot
+from gachapress.games.gasha.engine import GashaState
 from gachapress.games.gasha.model import Gasha
 from gachapress.games.gasha.rules import RULES
-from gachapress.games.spec import GameSpec
+from gachapress.games.spec import EngineSpec, GameSpec
 
 SPEC = GameSpec(
     model=Gasha,
     rules=RULES,
+    engine=EngineSpec(state=GashaState, bots={"greedy": GreedyBot}),
     checks={
         "setup-feasible": checks.setup_feasible,
         "kinds-and-colours": checks.kinds_and_colours,

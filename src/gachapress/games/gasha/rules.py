@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from typing import Any, get_args
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple, get_args
 
 from gachapress.games.gasha.model import (
     BonusToken,
+    EndTrigger,
     Gasha,
     Kind,
     SetRewardCard,
@@ -34,6 +35,12 @@ def _kind_order(game: Gasha) -> dict[str, int]:
     for kind in [k.id for k in game.kinds] + list(get_args(Kind)):
         order.setdefault(kind, len(order))
     return order
+
+
+def kinds_in_order(game: Gasha) -> list[Kind]:
+    """The kinds of Gasha in the game's order (seed: "Contents"); index i of every count of
+    kinds the engine keeps is the i-th kind of this list."""
+    return list(_kind_order(game))  # type: ignore[arg-type]
 
 
 # --- trading -----------------------------------------------------------------------------------
@@ -79,7 +86,7 @@ def reward_payments(
     """
     if wild_tokens < 0:
         raise ValueError("a player cannot hold a negative number of tokens")
-    wilds_per_token = _wild_gashas_per_token(game)
+    wilds_per_token = wild_gashas_per_token(game)
     order = _kind_order(game)
     payments = []
     for cards in _sub_multisets(game, hand):
@@ -94,9 +101,10 @@ def reward_payments(
     return [[cards, tokens] for tokens, _, cards in sorted(payments)]
 
 
-def _wild_gashas_per_token(game: Gasha) -> int:
-    """Wild Gashas one 2 Wild Gashas! token gives (the bonus-tokens check makes them agree;
-    should they not, the smallest is the safe reading)."""
+def wild_gashas_per_token(game: Gasha) -> int:
+    """Wild Gashas one 2 Wild Gashas! token gives (seed, "Bonus Token Abilities"; the
+    bonus-tokens check makes the tokens agree; should they not, the smallest is the safe
+    reading)."""
     amounts = [
         token.effect.amount
         for token in game.decks.bonus_tokens.cards
@@ -116,7 +124,262 @@ def reward_satisfied(
     matched; a wild Gasha on the card is any Gasha; a card with no ticket half needs identical
     Gashas (clarification identical-any-kind); each token adds two wild Gashas.
     """
-    return bool(reward_payments(game, reward, hand, wild_tokens))
+    if wild_tokens < 0:
+        raise ValueError("a player cannot hold a negative number of tokens")
+    req = requirement(game, reward)
+    short = wilds_short(req, (0,) * len(req.needs), kind_counts(game, hand), 0)
+    return short is not None and tokens_for(short, wild_gashas_per_token(game)) <= wild_tokens
+
+
+@RULES.rule
+def wild_gashas_missing(game: Gasha, reward: SetRewardCard, hand: list[Kind]) -> int:
+    """How many wild Gashas (from 2 Wild Gashas! tokens) a trade for ``reward`` still needs
+    after the best use of the Gasha cards in ``hand``; 0 when the cards alone pay for it.
+
+    Seed, "Trade Gasha cards for a Set Reward card" and "Card notes": each named Gasha is
+    matched by a card of its kind, each wild slot by any card; what no card can fill must come
+    from a token's wild Gashas (clarifications wild-slot, identical-any-kind, two-wild-use).
+    """
+    req = requirement(game, reward)
+    short = wilds_short(req, (0,) * len(req.needs), kind_counts(game, hand), 0)
+    assert short is not None  # nothing placed yet always fits
+    return short
+
+
+# --- trading, counted: what the engine calls on its hot path ------------------------------------
+#
+# The engine keeps hands as counts per kind, in the game's kind order, and pays for a reward one
+# step at a time: Gasha cards first, in the kind order (so every payment has one sequence of
+# steps), then 2 Wild Gashas! tokens. These functions decide each step from those counts; they
+# state the same rule as ``reward_payments`` and the tests compare the two exhaustively.
+
+
+class Requirement(NamedTuple):
+    """A Set Reward's requirement as numbers: ``needs`` per kind in the game's kind order (and
+    as ``named`` pairs of kind index and count, for the kinds it names), ``wild`` slots,
+    ``identical`` Gashas of one kind (0 for a card naming kinds), ``size`` in all."""
+
+    needs: tuple[int, ...]
+    named: tuple[tuple[int, int], ...]
+    wild: int
+    identical: int
+    size: int
+
+
+def requirement(game: Gasha, reward: SetRewardCard) -> Requirement:
+    """The requirement printed on ``reward`` (seed, "Card notes"), counted per kind."""
+    order = _kind_order(game)
+    needs = [0] * len(order)
+    for kind, n in reward.needs.items():
+        needs[order[kind]] += n
+    named = tuple((k, n) for k, n in enumerate(needs) if n)
+    return Requirement(tuple(needs), named, reward.wild, reward.identical or 0, reward.size())
+
+
+def kind_counts(game: Gasha, hand: list[Kind] | tuple[Kind, ...]) -> tuple[int, ...]:
+    """``hand`` (Gasha kinds) as counts per kind, in the game's kind order."""
+    order = _kind_order(game)
+    counts = [0] * len(order)
+    for kind in hand:
+        counts[order[kind]] += 1
+    return tuple(counts)
+
+
+def tokens_for(short: int, per_token: int) -> int:
+    """The fewest 2 Wild Gashas! tokens that give ``short`` wild Gashas; each is spent whole
+    (clarification two-wild-use). A huge number when tokens give no wilds at all."""
+    if short <= 0:
+        return 0
+    if per_token <= 0:
+        return 1 << 30
+    return -(-short // per_token)
+
+
+def wilds_short(
+    req: Requirement, placed: Sequence[int], hand: Sequence[int], first: int
+) -> int | None:
+    """How many wild Gashas a payment still lacks: ``placed`` cards are on the reward already,
+    and the rest of it is filled as far as possible with cards of ``hand`` whose kind index is
+    ``first`` or later. None when ``placed`` does not fit the reward.
+
+    Seed, "Card notes": a named Gasha takes a card of its kind, a wild Gasha any card; a card
+    with no ticket half takes identical Gashas of one kind (clarification identical-any-kind).
+    """
+    if req.identical:
+        total = sum(placed)
+        if total:
+            kind = next(i for i, n in enumerate(placed) if n)
+            if total != placed[kind] or total > req.identical:
+                return None
+            room = req.identical - total
+            return room - min(hand[kind], room) if kind >= first else room
+        best = max(hand[first:], default=0)
+        return req.identical - min(best, req.identical)
+    overflow = short = spare = 0
+    for k, need in enumerate(req.needs):
+        have = placed[k]
+        if have > need:
+            overflow += have - need
+            need = 0
+        else:
+            need -= have
+        avail = hand[k] if k >= first else 0
+        if avail >= need:
+            spare += avail - need
+        else:
+            short += need - avail
+    room = req.wild - overflow
+    if room < 0:
+        return None
+    return short + room - spare if spare < room else short
+
+
+def trade_short(req: Requirement, hand: Sequence[int], cards: int) -> int:
+    """``wilds_short`` for a payment not started yet, counted quickly: the wild Gashas that
+    ``hand`` (``cards`` Gasha cards in all) leaves missing (seed, "Card notes")."""
+    if req.identical:
+        return req.identical - min(max(hand), req.identical)
+    short = used = 0
+    for k, need in req.named:
+        have = hand[k]
+        if have >= need:
+            used += need
+        else:
+            used += have
+            short += need - have
+    spare = cards - used
+    return short + req.wild - spare if spare < req.wild else short
+
+
+def affordable(
+    reqs: Sequence[Requirement], hand: Sequence[int], tokens: int, per_token: int
+) -> list[int]:
+    """The indices of the requirements in ``reqs`` that ``hand`` and ``tokens`` unspent
+    2 Wild Gashas! tokens can pay for: ``reward_satisfied`` for a whole row at once, with
+    ``trade_short`` written out for speed (the tokens give ``tokens * per_token`` wilds)."""
+    cards = sum(hand)
+    wilds = tokens * per_token
+    found = []
+    for index, (_, named, wild, identical, _) in enumerate(reqs):
+        if identical:
+            best = max(hand)
+            short = identical - best if best < identical else 0
+        else:
+            short = used = 0
+            for k, need in named:
+                have = hand[k]
+                if have >= need:
+                    used += need
+                else:
+                    used += have
+                    short += need - have
+            spare = cards - used
+            if spare < wild:
+                short += wild - spare
+        if short <= wilds:
+            found.append(index)
+    return found
+
+
+def payment_start(req: Requirement, tokens: int) -> tuple[int, ...]:
+    """The cards that go on the reward as soon as a trade starts, per kind.
+
+    Without 2 Wild Gashas! tokens, each named Gasha can only be paid with a card of its kind
+    (seed, "Card notes"), so those cards are placed at once and the payment's steps only choose
+    the cards for the wild slots. With tokens, whose wilds may stand for named Gashas too
+    (clarification two-wild-use), nothing is placed in advance.
+    """
+    if tokens or req.identical:
+        return (0,) * len(req.needs)
+    return req.needs
+
+
+def payment_steps(
+    req: Requirement,
+    placed: Sequence[int],
+    hand: Sequence[int],
+    last: int,
+    spent: int,
+    tokens: int,
+    per_token: int,
+) -> tuple[list[int], bool]:
+    """The next steps of a payment that is not complete yet: the kind indices whose card may
+    go on the reward now, and whether a 2 Wild Gashas! token may be spent now.
+
+    After ``payment_start``, cards come first, in the kind order (``last`` is the kind of the
+    last card chosen, -1 for none); once a token is spent (``spent`` of them so far) only
+    tokens follow. A step is offered only when the payment can still be completed with the
+    rest of ``hand`` and the ``tokens`` left (``wilds_short`` after the step, computed here in
+    one pass), so every sequence of steps ends in one of the ``reward_payments``, each
+    payment reached by exactly one sequence (clarifications trade-payment, two-wild-use).
+    """
+    kinds: list[int] = []
+    first = last if last > 0 else 0
+    if spent:
+        pass
+    elif req.identical:
+        total = sum(placed)
+        if total:
+            kind = next(i for i, n in enumerate(placed) if n)
+            room = req.identical - total - 1
+            if (
+                kind >= first
+                and hand[kind]
+                and room >= 0
+                and total == placed[kind]
+                and tokens_for(room - min(hand[kind] - 1, room), per_token) <= tokens
+            ):
+                kinds.append(kind)
+        else:
+            for k in range(first, len(hand)):
+                have = hand[k]
+                short = req.identical - min(have, req.identical)
+                if have and tokens_for(short, per_token) <= tokens:
+                    kinds.append(k)
+    else:
+        needs = req.needs
+        rest: list[int] = []  # named Gashas still open, per kind
+        open_named = overflow = 0
+        for k, need in enumerate(needs):
+            d = need - placed[k]
+            if d >= 0:
+                rest.append(d)
+                open_named += d
+            else:
+                rest.append(0)
+                overflow -= d
+        room = req.wild - overflow
+        filled = spare = 0  # by cards of the kinds after k: named Gashas filled, cards left
+        for k in range(len(hand) - 1, first - 1, -1):
+            have, need = hand[k], rest[k]
+            if have and (need or room > 0):
+                if need:  # the card fills a named Gasha of its kind
+                    need2, room2, open2 = need - 1, room, open_named - 1
+                else:  # the card fills a wild slot
+                    need2, room2, open2 = 0, room - 1, open_named
+                have2 = have - 1
+                if have2 >= need2:
+                    short, left = open2 - filled - need2, spare + have2 - need2
+                else:
+                    short, left = open2 - filled - have2, spare
+                if room2 > left:
+                    short += room2 - left
+                if tokens_for(short, per_token) <= tokens:
+                    kinds.append(k)
+            if have >= need:
+                filled += need
+                spare += have - need
+            else:
+                filled += have
+        kinds.reverse()
+    owed = sum(placed) + per_token * spent
+    token = tokens > 0 and tokens_for(req.size - owed - per_token, per_token) <= tokens - 1
+    return kinds, token
+
+
+def payment_complete(req: Requirement, cards: int, spent: int, per_token: int) -> bool:
+    """Whether ``cards`` Gasha cards (that fit) and ``spent`` tokens fill the whole reward."""
+    return cards + per_token * spent >= req.size
 
 
 # --- setup -------------------------------------------------------------------------------------
@@ -166,34 +429,60 @@ def gasha_deck_sizes(game: Gasha, players: int) -> list[int]:
 
 
 @RULES.rule
-def refill_gasha_decks(game: Gasha, sizes: list[int], discard: int) -> dict[str, Any]:
-    """Rebuild empty draw decks: ``{sizes, discard, formed}``.
+def rebuild_gasha_decks(game: Gasha, sizes: list[int], discard: int) -> dict[str, Any]:
+    """How to rebuild empty draw decks, step by step: ``{steps, formed}``.
 
     Seed, "Draw two Gasha cards": when a deck runs out, cut the biggest remaining deck in half
     to make a new one; if 4 decks cannot be made so, shuffle the discard pile to form new decks;
-    no deck's top card may change. The biggest deck (the first among equals) keeps its top half,
-    rounded up; its bottom half fills the empty place (clarification deck-split). When no deck
-    has 2 cards, the shuffled discard pile is dealt evenly into the empty places only
-    (discard-reshuffle). ``formed`` is False when even that cannot give every place a card
-    (decks-unformable), which triggers the end of the game.
+    no deck's top card may change. Each step is ``{cut: i, to: j}``: deck ``i``, the biggest
+    (the first among equals), keeps its top half, rounded up, and its bottom half moves in the
+    same order to the empty place ``j`` (clarification deck-split); or ``{deal: [places]}``:
+    when no deck has 2 cards, the shuffled discard pile is dealt one card at a time into the
+    empty places only, in their order (discard-reshuffle). ``formed`` is False when even that
+    cannot give every place a card (decks-unformable), which triggers the end of the game; the
+    discard pile is then left alone. Places are counted from 0.
     """
-    if any(n < 0 for n in sizes) or discard < 0:
+    if min(sizes, default=0) < 0 or discard < 0:
         raise ValueError("deck and discard sizes cannot be negative")
     sizes = list(sizes)
+    steps: list[dict[str, Any]] = []
     while 0 in sizes:
         empty = sizes.index(0)
         biggest = max(sizes)
         if biggest >= 2:
             cut = sizes.index(biggest)
             sizes[cut], sizes[empty] = (biggest + 1) // 2, biggest // 2
+            steps.append({"cut": cut, "to": empty})
             continue
         empties = [i for i, n in enumerate(sizes) if n == 0]
         if discard < len(empties):
-            return {"sizes": sizes, "discard": discard, "formed": False}
+            return {"steps": steps, "formed": False}
+        steps.append({"deal": empties})
         for k, i in enumerate(empties):
             sizes[i] = discard // len(empties) + (1 if k < discard % len(empties) else 0)
         discard = 0
-    return {"sizes": sizes, "discard": discard, "formed": True}
+    return {"steps": steps, "formed": True}
+
+
+@RULES.rule
+def refill_gasha_decks(game: Gasha, sizes: list[int], discard: int) -> dict[str, Any]:
+    """The draw decks after rebuilding: ``{sizes, discard, formed}``.
+
+    The sizes that the steps of ``rebuild_gasha_decks`` leave (seed, "Draw two Gasha cards";
+    clarifications deck-split, discard-reshuffle, decks-unformable).
+    """
+    plan = rebuild_gasha_decks(game, sizes, discard)
+    sizes = list(sizes)
+    for step in plan["steps"]:
+        if "cut" in step:
+            cut, to = step["cut"], step["to"]
+            sizes[cut], sizes[to] = sizes[cut] - sizes[cut] // 2, sizes[cut] // 2
+        else:
+            places = step["deal"]
+            for k, i in enumerate(places):
+                sizes[i] = discard // len(places) + (1 if k < discard % len(places) else 0)
+            discard = 0
+    return {"sizes": sizes, "discard": discard, "formed": plan["formed"]}
 
 
 # --- tickets and bonuses -----------------------------------------------------------------------
@@ -245,20 +534,33 @@ def extra_turns(game: Gasha, token: BonusToken, end_triggered: bool) -> int:
 
 
 @RULES.rule
-def end_triggered(game: Gasha, tokens_left: int, reward_pile: int, decks_formed: bool) -> bool:
-    """Whether the end of the game is triggered (seed, "End of the Game").
+def end_reasons(
+    game: Gasha, tokens_left: int, reward_pile: int, decks_formed: bool
+) -> list[EndTrigger]:
+    """Which conditions that trigger the end of the game hold (seed, "End of the Game"), in
+    the order the game lists them.
 
     ``tokens_left``: face-down Bonus tokens left; ``reward_pile``: cards left in the face-down
-    Set Reward pile; ``decks_formed``: whether the draw decks could all be made.
+    Set Reward pile (clarification reward-pile-trigger); ``decks_formed``: whether the draw
+    decks could all be made (clarification decks-unformable).
     """
     if tokens_left < 0 or reward_pile < 0:
         raise ValueError("counts of tokens and cards cannot be negative")
+    if tokens_left and reward_pile and decks_formed:
+        return []
     reached = {
         "last-bonus-token": tokens_left == 0,
         "reward-pile-empty": reward_pile == 0,
         "gasha-decks-impossible": not decks_formed,
     }
-    return any(reached[trigger] for trigger in game.end.triggers)
+    return [trigger for trigger in game.end.triggers if reached[trigger]]
+
+
+@RULES.rule
+def end_triggered(game: Gasha, tokens_left: int, reward_pile: int, decks_formed: bool) -> bool:
+    """Whether the end of the game is triggered (seed, "End of the Game"): any of
+    ``end_reasons`` holds."""
+    return bool(end_reasons(game, tokens_left, reward_pile, decks_formed))
 
 
 @RULES.rule

@@ -1,0 +1,593 @@
+"""Gasha's procedure: turns of drawing or trading, deck rebuilding, tickets, tokens, the end.
+
+The state machine only sequences the game; every rule it applies is a function of ``rules.py``
+(the seed section is named there), and every number comes from the model.
+
+Hands, the discard pile and a payment in progress are counts per kind (index i is the i-th kind
+of ``rules.kinds_in_order``); the draw decks are lists of kind indices, top card last.
+
+Phases of a turn (seed: "Game Flow"):
+- ``turn``: ``draw deck-N`` (the first of the two cards), ``trade REWARD`` or, when neither is
+  possible, ``pass``;
+- ``draw``: ``draw deck-N``, the second card (clarification draw-steps);
+- ``pay``: the payment for the reward being traded, one step at a time: ``pay GASHA-CARD`` (cards
+  in the kind order), then ``pay TOKEN`` (2 Wild Gashas! tokens). Only steps that can still be
+  completed are offered, and a step that is the only one possible is made for the player;
+- ``take``: ``take deck-N``, the Gasha card a same-colour ticket gives (extra-gasha-source).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from gachapress.engine.core import Action, Game, State
+from gachapress.games.gasha import rules
+from gachapress.games.gasha.model import BonusToken, Gasha, GashaCard, SetRewardCard
+
+TURN, DRAW, PAY, TAKE, OVER = "turn", "draw", "pay", "take", "over"
+PASS = Action("pass")
+
+
+class _Tables:
+    """What every game derives from the model once: cards, requirements and actions."""
+
+    def __init__(self, model: Gasha) -> None:
+        self.kinds = rules.kinds_in_order(model)
+        by_kind: dict[str, GashaCard] = {card.kind: card for card in model.decks.gasha.cards}
+        self.gasha: list[GashaCard] = [by_kind[kind] for kind in self.kinds]
+        self.gasha_ids = [card.id for card in self.gasha]
+        self.kind_of = {card.id: i for i, card in enumerate(self.gasha)}
+        self.rewards: list[SetRewardCard] = model.decks.set_rewards.cards
+        self.tokens: list[BonusToken] = model.decks.bonus_tokens.cards
+        self.req = {card.id: rules.requirement(model, card) for card in self.rewards}
+        self.per_token = rules.wild_gashas_per_token(model)
+        self.wild_tokens = [t for t in self.tokens if t.effect.kind == "wild-gashas"]
+        self.decks = max(row.gasha_decks for row in model.setup.values())
+        self.draw = [Action("draw", f"deck-{i + 1}") for i in range(self.decks)]
+        self.take = [Action("take", f"deck-{i + 1}") for i in range(self.decks)]
+        self.all_draws = list(self.draw)
+        self.deck_of = {
+            action: i for actions in (self.draw, self.take) for i, action in enumerate(actions)
+        }
+        self.trade = {card.id: Action("trade", card.id) for card in self.rewards}
+        self.pay_card = [Action("pay", card_id) for card_id in self.gasha_ids]
+        self.pay_kind = {action: k for k, action in enumerate(self.pay_card)}
+        self.pay_token = {t.id: Action("pay", t.id) for t in self.wild_tokens}
+        self.by_id = model.cards()
+        self.gasha_cards = [i for i, card in enumerate(self.gasha) for _ in range(card.count)]
+        self.reward_cards = [card for card in self.rewards for _ in range(card.count)]
+        self.token_cards = [token for token in self.tokens for _ in range(token.count)]
+        self.reward_ids = sorted(card.id for card in self.reward_cards)
+        self.token_ids = sorted(token.id for token in self.token_cards)
+        self._setups: dict[int, _Setup] = {}
+
+    def setup(self, model: Gasha, players: int) -> _Setup:
+        """The setup numbers for a player count, from the rule functions (seed: "Setup")."""
+        if players not in self._setups:
+            self._setups[players] = _Setup(
+                deck_sizes=rules.gasha_deck_sizes(model, players),
+                box=[c for c in self.reward_cards if not rules.reward_in_play(model, c, players)],
+                pile=[c for c in self.reward_cards if rules.reward_in_play(model, c, players)],
+                tokens=rules.bonus_tokens_in_play(model, players),
+            )
+        return self._setups[players]
+
+
+@dataclass(frozen=True)
+class _Setup:
+    deck_sizes: list[int]
+    box: list[SetRewardCard]
+    pile: list[SetRewardCard]
+    tokens: int
+
+
+class GashaState(State):
+    """A game of Gasha in progress (seed: every section; clarifications in YAML)."""
+
+    max_actions_per_player: ClassVar[int] = 600
+    shared_attributes = ("model", "row_setup", "tables")
+
+    def __init__(self, game: Game, players: int, seed: int, mode: str) -> None:
+        super().__init__(game, players, seed, mode)
+        model = game.model
+        assert isinstance(model, Gasha)
+        self.model = model
+        self.row_setup = model.setup[players]
+        self.tables = t = game.tables("gasha", lambda: _Tables(model))
+        n, kinds = players, len(t.kinds)
+        setup = t.setup(model, n)
+        # Seed, "Setup" 1: shuffle the Gasha cards, deal the hands, make the draw decks.
+        cards = self._shuffled(t.gasha_cards)
+        hand = self.row_setup.hand
+        self.hands = [[0] * kinds for _ in range(n)]
+        for seat in range(n):
+            counts = self.hands[seat]
+            for k in cards[seat * hand : (seat + 1) * hand]:
+                counts[k] += 1
+        places = len(setup.deck_sizes)  # dealt one at a time (clarification deck-sizes)
+        self.decks: list[list[int]] = [cards[n * hand + i :: places] for i in range(places)]
+        self.discard = [0] * kinds
+        self.decks_formed = True
+        # Seed, "Setup" 2: the reward deck for this player count, four face up.
+        self.box = list(setup.box)
+        self.pile = self._shuffled(setup.pile)
+        self.row: list[SetRewardCard] = [self.pile.pop() for _ in range(self.row_setup.reward_row)]
+        self._row_changed()
+        # Seed, "Setup" 3: the Bonus tokens for this player count, face down (token-selection).
+        tokens = self._shuffled(t.token_cards)
+        self.pool, self.token_box = tokens[: setup.tokens], tokens[setup.tokens :]
+        self.rewards: list[list[SetRewardCard]] = [[] for _ in range(n)]
+        # Each ticket: the ids of its rewards, and of the tokens placed on them.
+        self.tickets: list[list[tuple[tuple[str, ...], tuple[str, ...]]]] = [[] for _ in range(n)]
+        self.unpaired: list[list[SetRewardCard]] = [[] for _ in range(n)]  # halves waiting
+        self.taken: list[list[BonusToken]] = [[] for _ in range(n)]
+        self.face_up: list[list[BonusToken]] = [[] for _ in range(n)]
+        # The turn in progress.
+        self.turn = 0  # clarification first-player
+        self.phase = TURN
+        self.turns = 0
+        self.draw_count = model.turn.draw
+        self.extra = 0
+        self.draws_left = 0
+        self.takes_left = 0
+        self.reveal: list[BonusToken] = []  # tokens taken this turn, applied at its end
+        self.paying: SetRewardCard | None = None
+        self.placed = [0] * kinds
+        self.placed_cards = 0
+        self.wild_left: list[BonusToken] = []
+        self.last_kind = -1
+        self.spent: list[BonusToken] = []
+        self.steps: list[Action] = []
+        self.trigger: str | None = None
+        self.trigger_seat: int | None = None
+        self.last: list[int] = []
+
+    def _shuffled(self, items: list[Any]) -> list[Any]:
+        """``items`` in a uniformly random order from ``self.rng``: sorted by one random key
+        each (faster than ``random.shuffle``, which calls back into Python for every card)."""
+        draw = self.rng.random
+        keys = [draw() for _ in items]
+        return [items[i] for i in sorted(range(len(items)), key=keys.__getitem__)]
+
+    # -- the API -------------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self.turn
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[int]:
+        kinds = self.tables.kinds
+        return [
+            rules.final_score(
+                self.model,
+                self.rewards[seat],
+                [kinds[k] for k, n in enumerate(self.hands[seat]) for _ in range(n)],
+                self.face_up[seat],
+            )
+            for seat in range(self.players)
+        ]
+
+    def winners(self) -> list[int]:
+        if self.phase != OVER:
+            return []
+        return rules.winners(self.model, self.scores(), [len(t) for t in self.taken])
+
+    def rounds_played(self) -> int:
+        """Gasha has no rounds: the turns played (extra turns included)."""
+        return self.turns
+
+    def end_condition(self) -> str:
+        return self.trigger or "unfinished"
+
+    def _legal_actions(self) -> list[Action]:
+        t = self.tables
+        phase = self.phase
+        if phase == TURN:
+            decks = self.decks
+            if all(decks):
+                actions = list(t.all_draws)
+            else:
+                actions = [t.draw[i] for i, deck in enumerate(decks) if deck]
+            seat = self.turn
+            tokens = self._wild_tokens(seat) if self.face_up[seat] else 0
+            row_actions = self.row_actions
+            found = rules.affordable(self.row_reqs, self.hands[seat], tokens, t.per_token)
+            if self.row_unique:
+                actions.extend([row_actions[index] for index in found])
+            else:
+                for index in found:
+                    action = row_actions[index]
+                    if action not in actions:  # two copies of a reward in the row: one action
+                        actions.append(action)
+            return actions or [PASS]
+        if phase == DRAW:
+            if all(self.decks):
+                return list(t.all_draws)
+            return [t.draw[i] for i, deck in enumerate(self.decks) if deck]
+        if phase == TAKE:
+            return [t.take[i] for i, deck in enumerate(self.decks) if deck]
+        return self.steps  # PAY
+
+    def _apply(self, action: Action) -> None:
+        verb = action.verb
+        if verb == "draw":
+            self._draw(self.tables.deck_of[action])
+        elif verb == "pay":
+            self._pay(action)
+        elif verb == "trade":
+            self._start_trade(self.row[self.row_actions.index(action)])
+        elif verb == "take":
+            self._take(self.tables.deck_of[action])
+        else:  # pass (clarification short-draw)
+            self._end_turn()
+
+    def _row_changed(self) -> None:
+        """What the row's rewards ask for and the actions taking them, by position."""
+        t = self.tables
+        self.row_reqs = [t.req[card.id] for card in self.row]
+        self.row_actions = [t.trade[card.id] for card in self.row]
+        self.row_unique = len(set(self.row_actions)) == len(self.row_actions)
+
+    def _wild_tokens(self, seat: int) -> int:
+        wild = self.tables.wild_tokens
+        return sum(1 for token in self.face_up[seat] if token in wild)
+
+    # -- drawing (seed: "Draw two Gasha cards") ------------------------------------------------
+    def _draw(self, index: int) -> None:
+        deck = self.decks[index]
+        self.hands[self.turn][deck.pop()] += 1
+        exhausted = False
+        if not deck:
+            self._rebuild()
+            exhausted = not any(self.decks)  # no card left to draw (clarification short-draw)
+        if self.phase == TURN:
+            self.draws_left = self.draw_count
+            self.phase = DRAW
+        self.draws_left -= 1
+        if not self.draws_left or exhausted:
+            self._end_turn()
+
+    def _rebuild(self) -> None:
+        """A place is empty: cut the biggest deck, or deal the discard pile (seed, "Draw two
+        Gasha cards"; clarification deck-rebuild-timing)."""
+        decks, discard = self.decks, self.discard
+        plan = rules.rebuild_gasha_decks(self.model, [len(d) for d in decks], sum(discard))
+        steps, formed = plan["steps"], plan["formed"]
+        for step in steps:
+            if "cut" in step:
+                source = decks[step["cut"]]
+                half = len(source) // 2
+                decks[step["to"]] = source[:half]  # the bottom half, in the same order
+                del source[:half]
+            else:
+                pile = self._shuffled([k for k, n in enumerate(discard) for _ in range(n)])
+                places = step["deal"]
+                for j, k in enumerate(pile):
+                    decks[places[j % len(places)]].append(k)
+                self.discard = [0] * len(discard)
+        self.decks_formed = formed
+        if not formed or len(steps) > 1 or "deal" in steps[0]:  # a cut alone is not logged
+            self.event("rebuild", steps=steps, formed=formed)
+        if not formed:  # the only end condition a rebuild can bring about
+            self._check_end()
+
+    # -- trading (seed: "Trade Gasha cards for a Set Reward card") -----------------------------
+    def _start_trade(self, reward: SetRewardCard) -> None:
+        self.paying = reward
+        reward_id = reward.id
+        self.phase = PAY
+        self.last_kind = -1
+        self.spent = []
+        t, hand = self.tables, self.hands[self.turn]
+        self.wild_left = [tok for tok in self.face_up[self.turn] if tok in t.wild_tokens]
+        start = rules.payment_start(t.req[reward_id], len(self.wild_left))
+        self.placed = list(start)
+        self.placed_cards = sum(start)
+        for k, n in enumerate(start):
+            hand[k] -= n
+        self._next_steps()
+
+    def _next_steps(self) -> None:
+        """Offer the payment's next steps; make a step that is the only one possible."""
+        t = self.tables
+        req, per_token = t.req[self.paying.id], t.per_token  # type: ignore[union-attr]
+        hand, placed, pay_card = self.hands[self.turn], self.placed, t.pay_card
+        while not rules.payment_complete(req, self.placed_cards, len(self.spent), per_token):
+            wild = self.wild_left
+            kinds, token = rules.payment_steps(
+                req, placed, hand, self.last_kind, len(self.spent), len(wild), per_token
+            )
+            if token and len(kinds) + len(wild) > 1:
+                steps = [pay_card[k] for k in kinds]
+                steps.extend(dict.fromkeys(t.pay_token[tok.id] for tok in wild))
+                if len(steps) > 1:
+                    self.steps = steps
+                    return
+                self._place(steps[0])
+            elif len(kinds) > 1:
+                self.steps = [pay_card[k] for k in kinds]
+                return
+            elif kinds:
+                self._place(pay_card[kinds[0]])
+            else:
+                assert token, "a payment was started that cannot be completed"
+                self._place(t.pay_token[wild[0].id])
+        self._finish_trade()
+
+    def _pay(self, action: Action) -> None:
+        self._place(action)
+        self._next_steps()
+
+    def _place(self, action: Action) -> None:
+        seat = self.turn
+        kind = self.tables.pay_kind.get(action)
+        if kind is not None:
+            self.hands[seat][kind] -= 1
+            self.placed[kind] += 1
+            self.placed_cards += 1
+            self.last_kind = kind
+        else:
+            token = next(tok for tok in self.wild_left if tok.id == action.target)
+            self.wild_left.remove(token)
+            self.face_up[seat].remove(token)  # flipped: spent (seed, "Bonus Token Abilities")
+            self.spent.append(token)
+
+    def _finish_trade(self) -> None:
+        """Clarification trade-turn-order: pay, take the reward, refill the row, complete a
+        ticket, take and reveal a Bonus token, take the same-colour Gasha card, apply the token."""
+        t, seat, reward = self.tables, self.turn, self.paying
+        assert reward is not None
+        paid = [t.gasha_ids[k] for k, n in enumerate(self.placed) for _ in range(n)]
+        spent = [token.id for token in self.spent]
+        self.discard = [a + b for a, b in zip(self.discard, self.placed, strict=True)]
+        self.placed = [0] * len(self.placed)
+        self.placed_cards = 0
+        self.spent = []
+        self.wild_left = []
+        self.paying = None
+        self.steps = []
+        # Take the reward and refill the row (clarification reward-row-refill).
+        index = self.row.index(reward)
+        self.rewards[seat].append(reward)
+        revealed = None
+        if self.pile:
+            revealed = self.row[index] = self.pile.pop()
+        else:
+            del self.row[index]
+        self.event(
+            "trade",
+            seat=seat,
+            reward=reward.id,
+            cards=paid,
+            tokens=spent,
+            revealed=revealed and revealed.id,
+        )
+        if revealed is not None and not self.pile:  # the pile is empty now (end trigger)
+            self._check_end()
+        if not all(self.decks):
+            self._rebuild()  # the discard pile grew (clarification deck-rebuild-timing)
+        self._row_changed()
+        # Tickets (seed, "How do I get Bonus tokens?").
+        # Halves pair in the order taken, so only the waiting half and the new card matter; a
+        # card without a half changes nothing.
+        tickets = []
+        if reward.ticket is not None:
+            result = rules.complete_tickets(self.model, [*self.unpaired[seat], reward])
+            self.unpaired[seat] = [t.by_id[card_id] for card_id in result["unpaired"]]
+            tickets = result["tickets"]
+        for ticket in tickets:
+            tokens = self.pool[-self.model.tickets.bonus_tokens :] if self.pool else []
+            del self.pool[len(self.pool) - len(tokens) :]
+            for token in tokens:
+                self.taken[seat].append(token)
+                self.face_up[seat].append(token)
+                self.reveal.append(token)
+            token_ids = tuple(token.id for token in tokens)  # placed on the ticket's rewards
+            self.tickets[seat].append((tuple(ticket["pair"]), token_ids))
+            self.event(
+                "ticket",
+                seat=seat,
+                pair=ticket["pair"],
+                tokens=list(token_ids),
+                extra_gasha=ticket["extra_gasha"],
+            )
+            if tokens:
+                self._check_end()
+            if ticket["extra_gasha"]:
+                self.takes_left += self.model.tickets.same_colour_gashas
+        self._after_takes()
+
+    def _take(self, index: int) -> None:
+        """Clarification extra-gasha-source: the top card of the chosen deck."""
+        deck = self.decks[index]
+        self.hands[self.turn][deck.pop()] += 1
+        self.takes_left -= 1
+        if not deck:
+            self._rebuild()
+        self._after_takes()
+
+    def _after_takes(self) -> None:
+        if self.takes_left and any(self.decks):
+            self.phase = TAKE
+            return
+        self.takes_left = 0  # every deck is empty: no card (clarification extra-gasha-source)
+        for token in self.reveal:  # clarification one-more-turn-timing
+            turns = rules.extra_turns(self.model, token, self.trigger is not None)
+            if token.effect.kind == "extra-turn":
+                self.face_up[self.turn].remove(token)  # used at once, then flipped
+                if turns:
+                    self.extra += turns
+                    self.event("extra-turn", seat=self.turn, turns=turns)
+        self.reveal = []
+        self._end_turn()
+
+    # -- the end (seed: "End of the Game") -----------------------------------------------------
+    def _check_end(self) -> None:
+        if self.trigger is not None:
+            return  # later triggers change nothing (clarification last-turns)
+        reasons = rules.end_reasons(self.model, len(self.pool), len(self.pile), self.decks_formed)
+        if reasons:
+            self.trigger, self.trigger_seat = reasons[0], self.turn
+            self.last = rules.last_turns(self.model, self.turn, self.players)
+            self.event("end", seat=self.turn, trigger=reasons[0], last_turns=list(self.last))
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        self.phase = TURN
+        if self.extra:
+            self.extra -= 1  # the same player plays again (seed, "One more turn!")
+        elif self.trigger is None:
+            self.turn = (self.turn + 1) % self.players
+        elif self.last:
+            self.turn = self.last.pop(0)
+        else:
+            self.phase = OVER
+            self.event("scores", scores=self.scores())
+
+    def clone(self) -> GashaState:
+        """An independent copy, made fast: the state is flat lists (of lists) of numbers, cards
+        and actions, all immutable; the model and its tables are shared."""
+        new = copy.copy(self)
+        for name, value in vars(self).items():
+            if type(value) is list:
+                setattr(new, name, [list(v) if type(v) is list else v for v in value])
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        return new
+
+    # -- what a seat may see -------------------------------------------------------------------
+    def observation(self, player: int) -> dict[str, Any]:
+        t = self.tables
+        ids = t.gasha_ids
+
+        def listed(counts: list[int]) -> list[str]:
+            return [ids[k] for k, n in enumerate(counts) for _ in range(n)]
+
+        return {
+            "seat": player,
+            "to_play": self.current_player,
+            "phase": self.phase,
+            "hand": listed(self.hands[player]),
+            "hand_sizes": [sum(h) for h in self.hands],
+            "decks": [
+                {"size": len(deck), "top": ids[deck[-1]] if deck else None} for deck in self.decks
+            ],
+            "discard": listed(self.discard),
+            "row": [card.id for card in self.row],
+            "reward_pile": len(self.pile),
+            "rewards": [[card.id for card in cards] for cards in self.rewards],
+            "tickets": [
+                [{"pair": list(pair), "tokens": list(tokens)} for pair, tokens in tickets]
+                for tickets in self.tickets
+            ],
+            "unpaired": [[card.id for card in cards] for cards in self.unpaired],
+            "tokens": [[token.id for token in tokens] for tokens in self.face_up],
+            "tokens_taken": [[token.id for token in tokens] for tokens in self.taken],
+            "tokens_left": len(self.pool),
+            "payment": None
+            if self.paying is None
+            else {
+                "reward": self.paying.id,
+                "cards": listed(self.placed),
+                "tokens": [token.id for token in self.spent],
+            },
+            "draws_left": self.draws_left if self.phase == DRAW else 0,
+            "takes_left": self.takes_left,
+            "extra_turns": self.extra,
+            "end": None
+            if self.trigger is None
+            else {"trigger": self.trigger, "seat": self.trigger_seat, "last_turns": self.last},
+        }
+
+    def hidden_from(self, player: int) -> set[str]:
+        """Others' hands, the decks below their top cards, the face-down reward pile and
+        tokens, and what stays in the box; less every id a copy of which the player sees."""
+        ids = self.tables.gasha_ids
+        hidden = {card.id for card in [*self.pile, *self.box, *self.pool, *self.token_box]}
+        for seat, hand in enumerate(self.hands):
+            if seat != player:
+                hidden.update(ids[k] for k, n in enumerate(hand) if n)
+        for deck in self.decks:
+            hidden.update(ids[k] for k in deck[:-1])
+        seen = {ids[k] for k, n in enumerate(self.hands[player]) if n}
+        seen.update(ids[deck[-1]] for deck in self.decks if deck)
+        seen.update(ids[k] for k, n in enumerate(self.discard) if n)
+        seen.update(ids[k] for k, n in enumerate(self.placed) if n)
+        seen.update(card.id for card in self.row)
+        seen.update(card.id for cards in self.rewards for card in cards)
+        seen.update(token.id for tokens in self.taken for token in tokens)
+        return hidden - seen
+
+    def snapshot(self) -> Any:
+        ids = lambda cards: tuple(c.id for c in cards)  # noqa: E731
+        return (
+            self.phase,
+            self.turn,
+            self.turns,
+            self.extra,
+            self.draws_left,
+            self.takes_left,
+            tuple(tuple(h) for h in self.hands),
+            tuple(tuple(d) for d in self.decks),
+            tuple(self.discard),
+            self.decks_formed,
+            ids(self.row),
+            ids(self.pile),
+            ids(self.box),
+            ids(self.pool),
+            ids(self.token_box),
+            tuple(ids(r) for r in self.rewards),
+            tuple(tuple(ts) for ts in self.tickets),
+            tuple(ids(u) for u in self.unpaired),
+            tuple(ids(ts) for ts in self.taken),
+            tuple(ids(ts) for ts in self.face_up),
+            ids(self.reveal),
+            None if self.paying is None else self.paying.id,
+            tuple(self.placed),
+            self.placed_cards,
+            ids(self.wild_left),
+            self.last_kind,
+            ids(self.spent),
+            tuple(self.steps),
+            self.trigger,
+            self.trigger_seat,
+            tuple(self.last),
+            self.rng.getstate(),
+        )
+
+    def check_invariants(self) -> None:
+        """Every card and token is in exactly one place, and the game's own rules hold."""
+        t = self.tables
+        in_decks = [k for deck in self.decks for k in deck]
+        held = [sum(column) for column in zip(*self.hands, strict=True)]
+        for k, card in enumerate(t.gasha):
+            total = held[k] + in_decks.count(k) + self.discard[k] + self.placed[k]
+            assert total == card.count, f"{card.id}: {total} copies, not {card.count}"
+        assert min(min(h) for h in self.hands) >= 0, "a negative hand"
+        places = [self.row, self.pile, self.box, *self.rewards]
+        rewards = sorted([card.id for place in places for card in place])
+        assert rewards == t.reward_ids, "a reward created or lost"
+        places = [self.pool, self.token_box, *self.taken]
+        tokens = sorted([token.id for place in places for token in place])
+        assert tokens == t.token_ids, "a token created or lost"
+        halves = self.model.tickets.halves
+        for seat in range(self.players):
+            up = self.face_up[seat] + (self.spent if seat == self.turn else [])
+            if up:
+                assert not Counter(up) - Counter(self.taken[seat]), "a face-up token not taken"
+            tickets = len(self.tickets[seat])
+            with_half = len([card for card in self.rewards[seat] if card.ticket is not None])
+            assert with_half - tickets * halves == len(self.unpaired[seat]) < halves
+            on_tickets = sorted(i for _, ids in self.tickets[seat] for i in ids)
+            assert on_tickets == sorted(t.id for t in self.taken[seat]), "a token off its ticket"
+        assert self.decks_formed == all(self.decks), "an empty place the rebuild missed"
+        assert len(self.row) == self.row_setup.reward_row or not self.pile, "row not refilled"
+        if self.trigger is None:
+            assert self.pool and self.pile and self.decks_formed, "a missed end trigger"
+        assert self.phase != OVER or not self.last
