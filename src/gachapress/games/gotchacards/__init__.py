@@ -1,13 +1,16 @@
 """GotchaCards: rock-scissors-paper with drafted hands, lanes and item cards; two modes."""
 
 from gachapress.games.gotchacards import checks
+from gachapress.games.gotchacards.bots import GreedyBot
+from gachapress.games.gotchacards.engine import new_state
 from gachapress.games.gotchacards.model import GotchaCards
 from gachapress.games.gotchacards.rules import RULES
-from gachapress.games.spec import GameSpec
+from gachapress.games.spec import EngineSpec, GameSpec
 
 SPEC = GameSpec(
     model=GotchaCards,
     rules=RULES,
+    engine=EngineSpec(state=new_state, bots={"greedy": GreedyBot}),
     checks={
         "beats-cycle": checks.beats_cycle,
         "effects-fit-types": checks.effects_fit_types,
@@ -15,5 +18,6 @@ SPEC = GameSpec(
         "turn-structure": checks.turn_structure,
         "draft-feasible": checks.draft_feasible,
         "setup-feasible": checks.setup_feasible,
+        "party-ends": checks.party_ends,
     },
 )

@@ -171,3 +171,45 @@ def setup_feasible(game: GameData) -> Iterator[Problem]:
             yield game.where(("party", "deal", players), key=True).problem(
                 f"Party deal for {players} players, which the mode does not allow"
             )
+
+
+def party_ends(game: GameData) -> Iterator[Problem]:
+    """A Party game always ends (seed, Party "Game Flow": play goes on while two players hold
+    cards). Every turn each player with cards plays one; only draw effects put cards back into
+    hands. Before the trash could ever be shuffled into a new deck (clarification
+    deck-runs-out), each draw card can be played once (it then lies in the trash or a victory
+    pile) and each lucky card collected once, its bonus shared by at most all the other players
+    (party-shared-effects). If all those draws fit in the deck left after dealing, the trash
+    never comes back, hands only shrink in the end, and the game ends."""
+    model = _model(game)
+    party = model.modes.get("party")
+    failing: list[str] = []
+    worst: tuple[int, int, int, str] | None = None
+    for beginner in (False, True):
+        which = "beginner" if beginner else "full"
+        counts = []
+        for players in party.players if party is not None else []:
+            dealt = players * model.party.deal.get(players, 0)
+            if not 0 < dealt <= model.deck_size(beginner=True):
+                continue  # no deal, or one bigger than a deck: setup-feasible reports it
+            draws = 0
+            for card in model.deck_cards(beginner=beginner):
+                effect = card.effect
+                if effect is not None and effect.kind == "draw":
+                    draws += effect.count * card.count
+                elif effect is not None and effect.kind == "bonus":
+                    draws += effect.count * card.count * (players - 1)
+            left = model.deck_size(beginner=beginner) - dealt
+            if draws > left:
+                counts.append(str(players))
+                if worst is None or draws - left > worst[1] - worst[2]:
+                    worst = (players, draws, left, which)
+        if counts:
+            failing.append(f"{which} deck: {', '.join(counts)} players")
+    if worst is not None:
+        players, draws, left, which = worst
+        yield game.where(("party", "deal")).problem(
+            f"Party games might never end ({'; '.join(failing)}): with {players} players and "
+            f"the {which} deck, draw and lucky-bonus effects can take {draws} cards from a deck "
+            f"of {left}, so the trash would be shuffled back into play"
+        )

@@ -73,6 +73,8 @@ class Piece:
     def bonus(self, game: GotchaCards) -> int:
         """Cards its collector also takes from the deck (clarification lucky-bonus)."""
         effect = self.card.effect
+        if effect is None:
+            return 0
         if isinstance(effect, BonusEffect) and game.effect_timing.of("bonus") == "collected":
             return effect.count
         return 0
@@ -89,6 +91,18 @@ class Choice:
     options: tuple[Answer, ...]
     card: str
     """The id of the card whose effect asks."""
+    view: tuple[tuple[str | None, ...], ...] = ()
+    """The cards in play when the choice is asked (ids, None for an empty place): Competitive,
+    one row per side, Lane1 outward; Party, one row holding each seat's card. Every card is
+    face-up by then, so the holder may look (clarification competitive-priority-choices)."""
+
+
+def _lanes_view(lanes: Sequence[Sequence[Piece | None]]) -> tuple[tuple[str | None, ...], ...]:
+    return tuple(tuple(None if p is None else p.card.id for p in side) for side in lanes)
+
+
+def _slots_view(slots: Sequence[Piece | None]) -> tuple[tuple[str | None, ...], ...]:
+    return (tuple(None if p is None else p.card.id for p in slots),)
 
 
 def _gain(
@@ -160,33 +174,28 @@ class FieldOutcome:
     """Cards that go to the trash: ties, items, Hammer victims."""
 
 
-def lane_fight(a: Piece | None, b: Piece | None, game: GotchaCards) -> tuple[int | None, bool]:
-    """Who wins one lane's fight: ``(side, False)`` for a won fight, ``(None, True)`` for a tie,
-    ``(None, False)`` when at most one side has a fighting card (seed, "Earning Points")."""
-    fa = a.fight if a is not None else None
-    fb = b.fight if b is not None else None
-    if fa is not None and fb is not None:
-        if fa == fb:
-            return None, True
-        return (0 if beats(game, fa, fb) else 1), False
-    return None, False
-
-
 def _score_lane(game: GotchaCards, a: Piece | None, b: Piece | None, out: FieldOutcome) -> None:
-    winner, tie = lane_fight(a, b, game)
-    pieces = [a, b]
-    if tie:
-        out.trashed += [p.card for p in pieces if p is not None]
+    """One lane's fight (seed, "Earning Points"): the winner takes both cards, a tie trashes
+    both; otherwise each fighting card is unopposed and its owner takes it back, and an item,
+    which does not fight, goes to the trash (clarification item-in-lane)."""
+    fa = None if a is None else a.fight
+    fb = None if b is None else b.fight
+    if a is not None and b is not None and fa is not None and fb is not None:
+        if fa == fb:
+            out.trashed += [a.card, b.card]
+            return
+        winner = 0 if beats(game, fa, fb) else 1
+        out.taken[winner] += [a.card, b.card]
+        out.bonus[winner] += a.bonus(game) + b.bonus(game)
         return
-    for side, piece in enumerate(pieces):
+    for side, piece, fight in ((0, a, fa), (1, b, fb)):
         if piece is None:
             continue
-        collector = winner if winner is not None else side
-        if piece.fight is None and winner is None:
-            out.trashed.append(piece.card)  # an item does not fight (item-in-lane)
-            continue
-        out.taken[collector].append(piece.card)
-        out.bonus[collector] += piece.bonus(game)
+        if fight is None:
+            out.trashed.append(piece.card)
+        else:
+            out.taken[side].append(piece.card)
+            out.bonus[side] += piece.bonus(game)
 
 
 def resolve_field(
@@ -224,22 +233,29 @@ def resolve_field(
             hit = (
                 options[0]
                 if len(options) == 1
-                else (yield Choice(side, "lane", options, piece.card.id))
+                else (yield Choice(side, "lane", options, piece.card.id, _lanes_view(lanes)))
             )
             victim = lanes[other][int(hit) - 1]
             lanes[other][int(hit) - 1] = None
             if victim is not None:
                 out.trashed.append(victim.card)
         elif kind == "wild" and isinstance(effect, WildEffect):
-            named = yield Choice(side, "type", tuple(fight_types(game)), piece.card.id)
+            named = yield Choice(
+                side, "type", tuple(fight_types(game)), piece.card.id, _lanes_view(lanes)
+            )
             piece.named = named  # type: ignore[assignment]
         elif kind is not None:
             _gain(game, piece, "reveal", out.draws, out.steals, side)
 
-    order = effect_order(game, priority, [len(lanes[0]), len(lanes[1])])  # type: ignore[arg-type]
-    for side, lane in order:
-        yield from resolve(side, lane - 1)
-    after = [(side, lanes[side][lane - 1]) for side, lane in order]
+    after: list[tuple[int, Piece | None]] = []
+    if any(p is not None and p.card.effect is not None for side in lanes for p in side):
+        counts = [len(lanes[0]), len(lanes[1])]
+        order = effect_order(game, priority, counts)  # type: ignore[arg-type]
+        for side, lane in order:
+            piece = lanes[side][lane - 1]
+            if piece is not None and piece.card.effect is not None:  # a plain card does nothing
+                yield from resolve(side, lane - 1)
+        after = [(side, lanes[side][lane - 1]) for side, lane in order]
     for i in range(max(len(lanes[0]), len(lanes[1]))):
         a = lanes[0][i] if i < len(lanes[0]) else None
         b = lanes[1][i] if i < len(lanes[1]) else None
@@ -424,6 +440,101 @@ def deck_size(game: GotchaCards, beginner: bool) -> int:
     return game.deck_size(beginner=beginner)
 
 
+@RULES.rule
+def draft_picker(game: GotchaCards, picks: int) -> int:
+    """Who takes the next face-up card of the draft after ``picks`` picks: 0 for Player1, 1 for
+    Player2.
+
+    Seed, Competitive "Setting Up": Player2 chooses first from the face-up cards, then the
+    players alternate (``first_pick``).
+    """
+    if picks < 0:
+        raise ValueError("picks are counted from 0")
+    first = _role(game.competitive.draft.first_pick)
+    return first if picks % 2 == 0 else 1 - first
+
+
+@RULES.rule
+def place_limits(game: GotchaCards, turn: int, hand: int, overtime: bool = False) -> list[int]:
+    """The fewest and the most cards a player holding ``hand`` cards places on ``turn``.
+
+    Seed, "Game Flow": at least one card on turns one and two, every card on turn three;
+    clarification placing-limits (up to the whole hand); seed "Overtime Turns" and
+    clarification overtime-play-all (every card in hand). A player cannot place more than
+    they hold.
+    """
+    if hand < 0:
+        raise ValueError("a hand holds no fewer than 0 cards")
+    if overtime:
+        return [hand, hand]
+    turns = game.competitive.turns
+    if not 1 <= turn <= len(turns):
+        raise ValueError(f"a round has turns 1 to {len(turns)}")
+    rule = turns[turn - 1]
+    if rule.play_all:
+        return [hand, hand]
+    return [min(rule.min_cards, hand), hand]
+
+
+@RULES.rule
+def role_chooser(game: GotchaCards, round_winner: int) -> int:
+    """The seat that chooses to be Player1 or Player2 for the next round.
+
+    Seed, "Continuing the Game": the player that lost the round (``next_round_player1``).
+    """
+    if round_winner not in (0, 1):
+        raise ValueError("the round winner is seat 0 or seat 1")
+    return 1 - round_winner
+
+
+@RULES.rule
+def refill_deck(game: GotchaCards, deck: int, trash: int) -> bool:
+    """Whether a draw must first shuffle the trash to form a new deck.
+
+    Seed, "Continuing the Game": the deck is not shuffled between rounds; clarification
+    deck-runs-out (``deck_empty: shuffle-trash``, both modes): only when the deck is empty and
+    the trash is not. With both empty the draw gets nothing.
+    """
+    if deck < 0 or trash < 0:
+        raise ValueError("card counts are non-negative")
+    return deck == 0 and trash > 0
+
+
+@RULES.rule
+def overtime_goes_on(game: GotchaCards, mode: Literal["competitive", "party"], tied: int) -> bool:
+    """Whether another overtime turn is played after ``tied`` tied overtime turns; if not, a
+    coin decides.
+
+    Seed, "Overtime Turns" (Competitive and Party): repeat until there is a clear winner;
+    clarification safety-valves (``overtime.max_turns`` of each mode).
+    """
+    if tied < 0:
+        raise ValueError("overtime turns are counted from 0")
+    limit = (game.competitive if mode == "competitive" else game.party).overtime.max_turns
+    return tied < limit
+
+
+@RULES.rule
+def overtime_short(game: GotchaCards, hands: list[int]) -> bool:
+    """Whether an overtime turn, its cards drawn, has left a player with no card to play, so a
+    coin settles the round (Competitive) or the game (Party). Clarification deck-runs-out."""
+    if not hands or min(hands) < 0:
+        raise ValueError("give the hand size of each player in the overtime turn")
+    return min(hands) == 0
+
+
+@RULES.rule
+def steal_targets(game: GotchaCards, seat: int, piles: list[int]) -> list[int]:
+    """The seats a Magnet in ``seat`` can take a card from: every other seat whose victory pile
+    (``piles``: sizes) is not empty. In Competitive mode that is the opponent or nobody.
+
+    Clarification magnet-target (the holder picks when there are several), item-effects.
+    """
+    if not 0 <= seat < len(piles) or min(piles) < 0:
+        raise ValueError("seat must be a seat and pile sizes non-negative")
+    return [other for other, size in enumerate(piles) if other != seat and size > 0]
+
+
 # ------------------------------------------------------------------------------ Party
 
 
@@ -554,7 +665,7 @@ def resolve_showdown(
                 return
             if target == "choose":
                 options = tuple(s for s in in_play() if s != seat)
-                target = yield Choice(seat, "seat", options, piece.card.id)
+                target = yield Choice(seat, "seat", options, piece.card.id, _slots_view(slots))
             t = int(target)
             slots[seat], slots[t] = slots[t], piece
             yield from resolve(seat)
@@ -565,32 +676,38 @@ def resolve_showdown(
             hit = (
                 options[0]
                 if len(options) == 1
-                else (yield Choice(seat, "seat", options, piece.card.id))
+                else (yield Choice(seat, "seat", options, piece.card.id, _slots_view(slots)))
             )
             victim = slots[int(hit)]
             slots[int(hit)] = None
             if victim is not None:
                 out.trashed.append(victim.card)
         elif kind == "wild" and isinstance(effect, WildEffect):
-            named = yield Choice(seat, "type", tuple(fight_types(game)), piece.card.id)
+            named = yield Choice(
+                seat, "type", tuple(fight_types(game)), piece.card.id, _slots_view(slots)
+            )
             piece.named = named  # type: ignore[assignment]
         elif kind is not None:
             _gain(game, piece, "reveal", out.draws, out.steals, seat)
 
-    for seat in order:
-        yield from resolve(seat)
-    after = [(seat, slots[seat]) for seat in order]
+    after: list[tuple[int, Piece | None]] = []
+    if any(p is not None and p.card.effect is not None for p in slots):
+        for seat in order:
+            piece = slots[seat]
+            if piece is not None and piece.card.effect is not None:  # a plain card does nothing
+                yield from resolve(seat)
+        after = [(seat, slots[seat]) for seat in order]
     fights = [None if p is None else (p.fight or "item") for p in slots]
-    out.winners = [s for s in order if s in _winners(game, fights)]
-    items = [p for p in slots if p is not None and p.fight is None]
-    out.trashed += [p.card for p in items]
-    fighters = [p for p in (slots[s] for s in order) if p is not None and p.fight is not None]
-    if not out.winners:
-        out.trashed += [p.card for p in fighters]
+    won = _winners(game, fights)
+    out.winners = [s for s in order if s in won]
+    out.trashed += [p.card for p, f in zip(slots, fights, strict=True) if p and f == "item"]
+    fighting = [s for s in order if fights[s] is not None and fights[s] != "item"]
+    pieces = [p for p in (slots[s] for s in fighting) if p is not None]
+    if not won:
+        out.trashed += [p.card for p in pieces]
     else:
-        each = len(fighters) // len(out.winners)
-        owners = {id(slots[s]): s for s in range(n) if slots[s] is not None}
-        losing = [p for p in fighters if owners[id(p)] not in out.winners]
+        each = len(fighting) // len(won)
+        losing = [p for s, p in zip(fighting, pieces, strict=True) if s not in won]
         shared = sum(p.bonus(game) for p in losing)  # party-shared-effects
         for seat in out.winners:
             own = slots[seat]
@@ -667,3 +784,24 @@ def party_leaders(game: GotchaCards, piles: list[int]) -> list[int]:
         raise ValueError("give each seat's victory pile size")
     best = max(piles)
     return [seat for seat, size in enumerate(piles) if size == best]
+
+
+@RULES.rule
+def party_overtime_priority(
+    game: GotchaCards, previous: int | None, tied: list[int], players: int
+) -> int:
+    """Who has effect priority in a Party overtime turn among the ``tied`` seats: the first of
+    them clockwise from seat 0 in the first overtime turn (``previous`` None), then the next of
+    them clockwise after ``previous``.
+
+    Seed, Party "Setting Up" (effects from Player 1 clockwise) and "Game Flow" (priority passes
+    clockwise); clarification party-overtime.
+    """
+    if not tied or min(tied) < 0 or max(tied) >= players:
+        raise ValueError("give the tied seats of the players")
+    if previous is None:
+        return min(tied)
+    marks = [1 if seat in tied else 0 for seat in range(players)]
+    seat = party_next_priority(game, previous, marks)
+    assert seat is not None
+    return seat

@@ -1,0 +1,948 @@
+"""GotchaCards' procedure: Competitive rounds (draft, three turns of lanes, overtime, best of
+three) and Party turns (one face-down card each, showdowns, overtime).
+
+The state machine only sequences the game; every rule it applies is a rule function of
+``rules.py`` (each names the seed section and clarification it follows), and every number comes
+from the model. Face-down play is a hidden commitment: the players place their cards one at a
+time in turn order, nobody else's observation shows them (only how many), and they are revealed
+together. A card's effect that needs a decision (a Hammer's target, a Wildcard's type, a Party
+Swap Across's or Magnet's player) pauses the turn until its holder answers; the pausing
+resolvers are ``rules.resolve_field`` and ``rules.resolve_showdown``, re-run from the answers
+given so far, so the state holds only plain data.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterable
+from functools import partial
+from typing import Any, ClassVar
+
+from gachapress.engine.core import Action, Game, State
+from gachapress.games.gotchacards import rules
+from gachapress.games.gotchacards.model import GotchaCard, GotchaCards
+from gachapress.games.spec import EngineSpec
+
+KEEP, PICK, PLACE, PLAY, EFFECT, STEAL, ROLE, OVER = (
+    "keep",
+    "pick",
+    "place",
+    "play",
+    "effect",
+    "steal",
+    "role",
+    "over",
+)
+COMPETITIVE, PARTY = "competitive", "party"
+DONE = Action("done")
+BECOME = (Action("become", "player1"), Action("become", "player2"))
+#: The steps that finish a resolved turn, in order (clarifications effect-priority-and-lanes,
+#: draw-order): reveal-time gains, the cards going to piles and trash with lucky bonuses, then
+#: after-scoring gains.
+STEPS = ("reveal", "cards", "after-scoring")
+
+
+class _Tables:
+    """What every game derives from the model once: the cards, both decks and the actions."""
+
+    def __init__(self, model: GotchaCards) -> None:
+        self.by_id: dict[str, GotchaCard] = {c.id: c for c in model.decks.main.cards}
+        self.deck: dict[bool, list[str]] = {}
+        self.ordered: dict[bool, list[str]] = {}
+        for beginner in (False, True):
+            cards = model.deck_cards(beginner=beginner)
+            self.deck[beginner] = [c.id for c in cards for _ in range(c.count)]
+            self.ordered[beginner] = sorted(self.deck[beginner])
+        ids = list(self.by_id)
+        self.keep = {i: Action("keep", i) for i in ids}
+        self.pick = {i: Action("pick", i) for i in ids}
+        self.place = {i: Action("place", i) for i in ids}
+        self.play = {i: Action("play", i) for i in ids}
+        self.answers: dict[Action, rules.Answer] = {}
+        self.name = {t: self._answer(Action("name", t), t) for t in rules.fight_types(model)}
+        most = max(max(mode.players) for mode in model.modes.values())
+        self.hit_seat = [self._answer(Action("hit", f"seat-{s}"), s) for s in range(most)]
+        self.swap_seat = [self._answer(Action("swap", f"seat-{s}"), s) for s in range(most)]
+        self.steal_seat = [Action("steal", f"seat-{s}") for s in range(most)]
+        self.hit_lane: dict[int, Action] = {}
+        self._rotations: dict[int, list[list[int]]] = {}
+
+    def rotations(self, players: int) -> list[list[int]]:
+        """For each seat, every seat clockwise from it (effect priority order)."""
+        if players not in self._rotations:
+            self._rotations[players] = [
+                [(first + k) % players for k in range(players)] for first in range(players)
+            ]
+        return self._rotations[players]
+
+    def _answer(self, action: Action, answer: rules.Answer) -> Action:
+        self.answers[action] = answer
+        return action
+
+    def lane(self, lane: int) -> Action:
+        """``hit lane-N``, made once (lanes have no fixed number: clarification lanes)."""
+        action = self.hit_lane.get(lane)
+        if action is None:
+            action = self.hit_lane[lane] = self._answer(Action("hit", f"lane-{lane}"), lane)
+        return action
+
+
+class GotchaState(State):
+    """What both modes share: the deck and trash, hands, victory piles, drawing, the pausing
+    resolution of a turn and the steps that finish it."""
+
+    shared_attributes: ClassVar[tuple[str, ...]] = ("model", "tables")
+
+    def __init__(
+        self, game: Game, players: int, seed: int, mode: str, *, beginner: bool = False
+    ) -> None:
+        super().__init__(game, players, seed, mode)
+        model = game.model
+        assert isinstance(model, GotchaCards)
+        if beginner and mode not in model.beginner.modes:
+            raise ValueError(f"the beginner deck is not used in {mode} mode")
+        self.model = model
+        self.per_card = model.points_per_card
+        self.tables: _Tables = game.tables("gotchacards", lambda: _Tables(model))
+        self.beginner = beginner
+        self.deck = list(self.tables.deck[beginner])
+        self.rng.shuffle(self.deck)
+        self.event("deck", beginner=beginner, cards=len(self.deck))
+        self.trash: list[str] = []
+        self.hands: list[list[str]] = [[] for _ in range(players)]
+        self.piles: list[list[str]] = [[] for _ in range(players)]
+        self.phase = OVER
+        self.turn = 0
+        self.winner: int | None = None
+        self.how = ""
+        # the turn being resolved
+        self.revealed = False
+        self.priority = 0
+        self.answers: list[rules.Answer] = []
+        self.choice: rules.Choice | None = None
+        self.result: dict[str, Any] = {}
+        self.stage = 0
+        self.steals: list[int] = []
+        self.steal_options: list[int] = []
+
+    # -- the API -------------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self.turn
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def winners(self) -> list[int]:
+        return [] if self.winner is None else [self.winner]
+
+    def end_condition(self) -> str:
+        return self.how or "unfinished"
+
+    def points(self) -> list[int]:
+        """Victory-pile points of each seat (seed, "Earning Points": each card is worth 1)."""
+        per = self.per_card
+        return [len(pile) * per for pile in self.piles]
+
+    # -- drawing (clarification deck-runs-out) -------------------------------------------------
+    def _draw(self, count: int) -> list[str]:
+        deck = self.deck
+        if len(deck) >= count:  # the top card is the last one
+            drawn = deck[: -count - 1 : -1]
+            del deck[-count:]
+            return drawn
+        drawn: list[str] = []
+        for _ in range(count):
+            if not deck:
+                if not rules.refill_deck(self.model, 0, len(self.trash)):
+                    break
+                deck = self.deck = self.trash
+                self.trash = []
+                self.rng.shuffle(deck)
+                self.event("reshuffle", cards=len(deck))
+            drawn.append(deck.pop())
+        return drawn
+
+    # -- resolving a revealed turn -------------------------------------------------------------
+    def _resolver(self) -> Any:
+        """A fresh resolver for the revealed cards (``rules.resolve_field`` or ``_showdown``)."""
+        raise NotImplementedError
+
+    def _resolve(self) -> None:
+        """Run the resolver with the answers given so far: pause for the next choice, or
+        finish the turn with its outcome."""
+        resolver = self._resolver()
+        try:
+            choice = next(resolver)
+            for answer in self.answers:
+                choice = resolver.send(answer)
+        except StopIteration as done:
+            self.choice = None
+            self._outcome(done.value)
+            return
+        self.choice = choice
+        self.phase, self.turn = EFFECT, choice.player
+
+    def _choice_actions(self) -> list[Action]:
+        choice, tables = self.choice, self.tables
+        assert choice is not None
+        if choice.kind == "type":
+            return [tables.name[t] for t in choice.options]  # type: ignore[index]
+        if choice.kind == "lane":
+            return [tables.lane(int(lane)) for lane in choice.options]
+        effect = tables.by_id[choice.card].effect
+        seats = (
+            tables.swap_seat if effect is not None and effect.kind == "swap" else tables.hit_seat
+        )
+        return [seats[int(s)] for s in choice.options]
+
+    def _answer(self, action: Action) -> None:
+        self.answers.append(self.tables.answers[action])
+        self._resolve()
+
+    def _outcome(self, out: Any) -> None:
+        """Keep what the resolver decided as plain data, then carry it out step by step."""
+        none = [0] * self.players
+        self.result = {
+            "taken": [[c.id for c in taken] for taken in out.taken],
+            "trashed": [c.id for c in out.trashed],
+            "bonus": out.bonus,
+            "draws": out.draws,
+            "steals": out.steals,
+            "fights": self._fights(out),
+            "drawn": none,
+            "lucky": list(none),
+            "stolen": list(none),
+        }
+        self.stage = 0
+        self._settle()
+
+    def _fights(self, out: Any) -> Any:
+        raise NotImplementedError
+
+    def _order(self) -> list[int]:
+        """Seats in effect-priority order."""
+        raise NotImplementedError
+
+    def _settle(self) -> None:
+        """Carry out the resolved turn's steps (``STEPS``); pause when a Magnet's holder must
+        pick a player."""
+        result = self.result
+        timing = self.model.effect_timing
+        order = self._order()
+        while True:
+            if self.steals and not self._next_steals():
+                return
+            stage = self.stage
+            if stage == len(STEPS):
+                break
+            self.stage = stage + 1
+            step = STEPS[stage]
+            if step == "cards":
+                self._clear_play()
+                taken, piles = result["taken"], self.piles
+                for seat in order:
+                    if taken[seat]:
+                        piles[seat] += taken[seat]
+                self.trash += result["trashed"]
+                bonus = result["bonus"]
+                for seat in order:  # clarification lucky-bonus
+                    if bonus[seat]:
+                        drawn = self._draw(bonus[seat])
+                        piles[seat] += drawn
+                        result["lucky"][seat] += len(drawn)
+                continue
+            draws, steals = result["draws"], result["steals"]
+            if timing.draw == step and any(draws):
+                for seat in order:
+                    if draws[seat]:
+                        drawn = self._draw(draws[seat])
+                        self.hands[seat] += drawn
+                        result["drawn"][seat] += len(drawn)
+            if timing.steal == step and any(steals):
+                self.steals = [seat for seat in order for _ in range(steals[seat])]
+        self.event(
+            "scored",
+            fights=result["fights"],
+            taken=[len(t) for t in result["taken"]],
+            lucky=result["lucky"],
+            stolen=result["stolen"],
+            drawn=result["drawn"],
+            points=self.points(),
+        )
+        self.result = {}
+        self._turn_over()
+
+    def _next_steals(self) -> bool:
+        """Carry out the waiting Magnets in order; False when a holder must pick a player."""
+        while self.steals:
+            seat = self.steals[0]
+            targets = rules.steal_targets(self.model, seat, [len(p) for p in self.piles])
+            if len(targets) > 1:
+                self.phase, self.turn, self.steal_options = STEAL, seat, targets
+                return False
+            del self.steals[0]
+            if targets:
+                self._steal(seat, targets[0])
+        self.steal_options = []
+        return True
+
+    def _steal(self, seat: int, target: int) -> None:
+        """Clarifications magnet-target, magnet-card: the top card of the target's pile."""
+        self.piles[seat].append(self.piles[target].pop())
+        self.result["stolen"][seat] += 1
+        self.result["stolen"][target] -= 1
+
+    def _answer_steal(self, action: Action) -> None:
+        seat = self.tables.steal_seat.index(action)
+        del self.steals[0]
+        self._steal(self.turn, seat)
+        self._settle()
+
+    def _clear_play(self) -> None:
+        raise NotImplementedError
+
+    def _turn_over(self) -> None:
+        raise NotImplementedError
+
+    def _choice_view(self) -> dict[str, Any] | None:
+        choice = self.choice
+        if self.phase == STEAL:
+            return {"kind": "steal", "seat": self.turn, "options": list(self.steal_options)}
+        if self.phase != EFFECT or choice is None:
+            return None
+        return {
+            "kind": choice.kind,
+            "seat": choice.player,
+            "card": choice.card,
+            "options": list(choice.options),
+            "view": [list(row) for row in choice.view],
+        }
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GotchaState:
+        """The copy ``clone()`` makes, done by hand: the state's lists hold only strings, None
+        and numbers (at most two levels deep: hands, lanes, piles), the decision being resolved
+        is immutable, and the random generator is copied through its state; what ``memo``
+        already maps (the log, the shared attributes) is taken from it."""
+        copied = object.__new__(type(self))
+        memo[id(self)] = copied
+        fields = copied.__dict__
+        for name, value in self.__dict__.items():
+            if id(value) in memo:
+                fields[name] = memo[id(value)]
+            elif isinstance(value, list):
+                fields[name] = [v[:] if isinstance(v, list) else v for v in value]
+            elif isinstance(value, dict):
+                fields[name] = copy.deepcopy(value, memo)
+            elif isinstance(value, random.Random):
+                fields[name] = generator = random.Random()
+                generator.setstate(value.getstate())
+            else:  # numbers, strings, tuples, None, the frozen Choice, the game
+                fields[name] = value
+        return copied
+
+    # -- checks --------------------------------------------------------------------------------
+    def _places(self) -> list[Iterable[str]]:
+        return [self.deck, self.trash, *self.hands, *self.piles]
+
+    def check_invariants(self) -> None:
+        """Every card of the deck in play is in exactly one place."""
+        seen = sorted(card for place in self._places() for card in place)
+        assert seen == self.tables.ordered[self.beginner], "a card was created or lost"
+        assert (self.phase == OVER) == (self.winner is not None), "winner without an end"
+        assert not self.result or self.phase in (EFFECT, STEAL), "an unfinished turn"
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            self.phase,
+            self.turn,
+            self.winner,
+            self.how,
+            self.beginner,
+            tuple(self.deck),
+            tuple(self.trash),
+            tuple(tuple(h) for h in self.hands),
+            tuple(tuple(p) for p in self.piles),
+            self.revealed,
+            self.priority,
+            tuple(self.answers),
+            self.choice,
+            repr(sorted(self.result.items())),
+            self.stage,
+            tuple(self.steals),
+            tuple(self.steal_options),
+            self.rng.getstate(),
+        )
+
+    def _hidden(self, player: int, hidden: set[str], visible: set[str]) -> set[str]:
+        """Hidden ids minus those a copy of which ``player`` can see (copies share ids)."""
+        hidden.update(self.deck)
+        for seat in range(self.players):
+            if seat != player:
+                hidden.update(self.hands[seat])
+        visible.update(self.hands[player])
+        visible.update(self.trash)
+        for pile in self.piles:
+            visible.update(pile)
+        return hidden - visible
+
+
+# ---------------------------------------------------------------------------------- Competitive
+
+
+class CompetitiveState(GotchaState):
+    """A Competitive game (seed, "Competitive Mode"): best of three rounds, each a draft and
+    three turns of face-down placing into lanes, then overtime turns while the points tie."""
+
+    max_actions_per_player: ClassVar[int] = 1500
+
+    def __init__(
+        self, game: Game, players: int, seed: int, mode: str, *, beginner: bool = False
+    ) -> None:
+        super().__init__(game, players, seed, mode, beginner=beginner)
+        self.round = 0
+        self.round_wins = [0, 0]
+        self.player1 = 0  # clarification first-round-order (first_round_player1: seat-0)
+        self.turn_no = 0
+        self.overtime = 0
+        self.offer: list[str] = []
+        self.kept = 0
+        self.picks = 0
+        self.field: list[list[str]] = [[], []]
+        self.placers: tuple[int, ...] = ()
+        self.placer = 0
+        self.placed = 0
+        self.least = 0
+        self.most = 0
+        self._start_round()
+
+    def scores(self) -> list[int]:
+        """Rounds won (seed, "Win Conditions": the first to win two rounds wins)."""
+        return list(self.round_wins)
+
+    def rounds_played(self) -> int:
+        return sum(self.round_wins)
+
+    def _seat(self, role: int) -> int:
+        """The seat playing ``role`` (0 Player1, 1 Player2) this round."""
+        return self.player1 if role == 0 else 1 - self.player1
+
+    # -- the draft (seed, "Setting Up") --------------------------------------------------------
+    def _start_round(self) -> None:
+        self.round += 1
+        self.turn_no = self.overtime = self.kept = self.picks = 0
+        self.offer = self._draw(self.model.competitive.draft.draw)
+        self.event("round", round=self.round, player1=self.player1)
+        self.phase, self.turn = KEEP, self.player1
+        if not self.offer:
+            self._next_pick()
+
+    def _keep(self, card: str) -> None:
+        """Player1 keeps a card, hidden (clarification draft-visibility)."""
+        self.offer.remove(card)
+        self.hands[self.turn].append(card)
+        self.kept += 1
+        if self.kept >= self.model.competitive.draft.keep or not self.offer:
+            self._next_pick()
+
+    def _pick(self, card: str) -> None:
+        self.offer.remove(card)
+        self.hands[self.turn].append(card)
+        self.picks += 1
+        self._next_pick()
+
+    def _next_pick(self) -> None:
+        if self.offer:
+            self.phase = PICK
+            self.turn = self._seat(rules.draft_picker(self.model, self.picks))
+            return
+        player2 = self._seat(1)
+        self.hands[player2] += self._draw(self.model.competitive.draft.player2_draw)
+        self.turn_no = 1
+        self._start_turn()
+
+    # -- turns (seed, "Game Flow") -------------------------------------------------------------
+    def _start_turn(self) -> None:
+        model = self.model
+        if self.turn_no > len(model.competitive.turns):
+            self._end_on_points()
+            return
+        check = rules.turn_start_check(model, self.turn_no, [len(h) for h in self.hands])
+        if check == "points":
+            self._end_on_points()
+        elif check is not None:
+            self._round_won(int(check), "forfeit")
+        else:
+            self.priority = self._seat(rules.turn_leader(model, self.turn_no))
+            self.placers = (self.priority, 1 - self.priority)
+            self._next_placer(0)
+
+    def _next_placer(self, index: int) -> None:
+        """The next player to place face-down, or the reveal once both have placed."""
+        while index < len(self.placers):
+            seat = self.placers[index]
+            least, most = rules.place_limits(
+                self.model, self.turn_no, len(self.hands[seat]), self.overtime > 0
+            )
+            if most > 0:
+                self.phase, self.turn, self.placer = PLACE, seat, index
+                self.placed, self.least, self.most = 0, least, most
+                return
+            index += 1
+        self._reveal()
+
+    def _place(self, card: str) -> None:
+        """The card goes face-down into the seat's next lane (seed: lanes fill outward)."""
+        hand = self.hands[self.turn]
+        hand.remove(card)
+        self.field[self.turn].append(card)
+        self.placed += 1
+        if not hand or self.placed >= self.most:
+            self._next_placer(self.placer + 1)
+
+    def _reveal(self) -> None:
+        self.revealed = True
+        self.event("reveal", lanes=[list(side) for side in self.field], first=self.priority)
+        self.answers = []
+        self._resolve()
+
+    def _resolver(self) -> Any:
+        by_id = self.tables.by_id
+        sides = [[by_id[c] for c in side] for side in self.field]
+        return rules.resolve_field(self.model, self.priority, sides)
+
+    def _fights(self, out: Any) -> list[list[str | None]]:
+        """Each lane after the effect step: the type its card fights as, item, or None."""
+        return [[None if p is None else (p.fight or "item") for p in side] for side in out.sides]
+
+    def _order(self) -> list[int]:
+        return [self.priority, 1 - self.priority]
+
+    def _clear_play(self) -> None:
+        self.field = [[], []]
+        self.revealed = False
+
+    def _turn_over(self) -> None:
+        if self.overtime:
+            winner = rules.round_winner(self.model, self.points())
+            if winner is None:
+                self._overtime_turn()
+            else:
+                self._round_won(winner, "overtime")
+            return
+        self.turn_no += 1
+        self._start_turn()
+
+    # -- the round's end and overtime (seed, "Win Conditions", "Overtime Turns") --------------
+    def _end_on_points(self) -> None:
+        winner = rules.round_winner(self.model, self.points())
+        if winner is None:
+            self._overtime_turn()
+        else:
+            self._round_won(winner, "points")
+
+    def _overtime_turn(self) -> None:
+        model = self.model
+        if not rules.overtime_goes_on(model, COMPETITIVE, self.overtime):
+            self._coin_settles()
+            return
+        self.overtime += 1
+        self.priority = self.rng.randrange(2)  # clarification overtime-order: a coin
+        count = rules.overtime_draw(model, self.overtime)
+        for seat in self._order():
+            self.hands[seat] += self._draw(count)
+        self.event("overtime", turn=self.overtime, first=self.priority)
+        if rules.overtime_short(model, [len(h) for h in self.hands]):
+            self._coin_settles()
+            return
+        self.placers = (self.priority, 1 - self.priority)
+        self._next_placer(0)
+
+    def _coin_settles(self) -> None:
+        """Clarifications deck-runs-out and safety-valves."""
+        winner = self.rng.randrange(2)
+        self.event("coin", winner=winner)
+        self._round_won(winner, "coin")
+
+    def _round_won(self, winner: int, how: str) -> None:
+        self.round_wins[winner] += 1
+        self.how = how
+        self.event(
+            "round-end",
+            round=self.round,
+            winner=winner,
+            how=how,
+            points=self.points(),
+            hands=[len(h) for h in self.hands],
+        )
+        for seat in range(2):  # clarification round-cleanup
+            self.trash += self.piles[seat]
+            self.trash += self.hands[seat]
+            self.trash += self.field[seat]
+            self.piles[seat], self.hands[seat], self.field[seat] = [], [], []
+        self.trash += self.offer
+        self.offer = []
+        self.revealed = False
+        champion = rules.match_winner(self.model, self.round_wins)
+        if champion is not None:
+            self.phase, self.winner = OVER, champion
+            return
+        self.phase, self.turn = ROLE, rules.role_chooser(self.model, winner)
+
+    # -- actions -------------------------------------------------------------------------------
+    def _legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase == PLACE:
+            place = self.tables.place
+            actions = [place[c] for c in dict.fromkeys(self.hands[self.turn])]
+            if self.placed >= self.least:
+                actions.append(DONE)
+            return actions
+        if phase == KEEP:
+            return [self.tables.keep[c] for c in dict.fromkeys(self.offer)]
+        if phase == PICK:
+            return [self.tables.pick[c] for c in dict.fromkeys(self.offer)]
+        if phase == EFFECT:
+            return self._choice_actions()
+        if phase == STEAL:
+            return [self.tables.steal_seat[s] for s in self.steal_options]
+        return list(BECOME)
+
+    def _apply(self, action: Action) -> None:
+        phase = self.phase
+        if phase == PLACE:
+            if action is DONE:
+                self._next_placer(self.placer + 1)
+            else:
+                self._place(action.target)  # type: ignore[arg-type]
+        elif phase == KEEP:
+            self._keep(action.target)  # type: ignore[arg-type]
+        elif phase == PICK:
+            self._pick(action.target)  # type: ignore[arg-type]
+        elif phase == EFFECT:
+            self._answer(action)
+        elif phase == STEAL:
+            self._answer_steal(action)
+        else:  # ROLE: the round's loser chooses (seed, "Continuing the Game")
+            self.player1 = self.turn if action is BECOME[0] else 1 - self.turn
+            self._start_round()
+
+    # -- what a seat may see -------------------------------------------------------------------
+    def observation(self, player: int) -> dict[str, Any]:
+        other = 1 - player
+        sees_offer = self.phase != KEEP or player == self.player1
+        lanes: list[list[str | None]] = [[], []]
+        lanes[player] = list(self.field[player])
+        lanes[other] = list(self.field[other]) if self.revealed else [None] * len(self.field[other])
+        return {
+            "mode": COMPETITIVE,
+            "phase": self.phase,
+            "seat": player,
+            "to_play": self.current_player,
+            "round": self.round,
+            "turn": self.turn_no,
+            "overtime": self.overtime,
+            "player1": self.player1,
+            "first": self.priority,
+            "round_wins": list(self.round_wins),
+            "points": self.points(),
+            "hand": list(self.hands[player]),
+            "hand_sizes": [len(h) for h in self.hands],
+            "deck_size": len(self.deck),
+            "trash": list(self.trash),
+            "piles": [list(p) for p in self.piles],
+            "offer": list(self.offer) if sees_offer else [],
+            "offer_size": len(self.offer),
+            "lanes": lanes,
+            "revealed": self.revealed,
+            "placed": self.placed if self.phase == PLACE else 0,
+            "least": self.least if self.phase == PLACE else 0,
+            "choice": self._choice_view(),
+            "answers": list(self.answers) if self.phase == EFFECT else [],
+        }
+
+    def hidden_from(self, player: int) -> set[str]:
+        other = 1 - player
+        hidden: set[str] = set()
+        visible = set(self.field[player])
+        if self.revealed:
+            visible.update(self.field[other])
+        else:
+            hidden.update(self.field[other])
+        if self.phase == KEEP and player != self.player1:
+            hidden.update(self.offer)
+        else:
+            visible.update(self.offer)
+        return self._hidden(player, hidden, visible)
+
+    def _places(self) -> list[Iterable[str]]:
+        return [*super()._places(), self.offer, *self.field]
+
+    def check_invariants(self) -> None:
+        """Cards conserved; the field is empty between turns; the round and match counts hold."""
+        super().check_invariants()
+        comp = self.model.competitive
+        if self.phase not in (PLACE, EFFECT):
+            assert not self.field[0] and not self.field[1], "cards left on the field"
+        if self.phase not in (KEEP, PICK):
+            assert not self.offer, "draft cards left over"
+        assert max(self.round_wins) <= comp.rounds_to_win, "too many rounds won"
+        assert sum(self.round_wins) <= comp.max_rounds, "too many rounds"
+        assert self.overtime <= comp.overtime.max_turns, "overtime beyond its limit"
+        if self.phase == OVER:
+            assert self.round_wins[self.winner or 0] == comp.rounds_to_win, "an early winner"
+        else:
+            finished = self.round if self.phase == ROLE else self.round - 1
+            assert sum(self.round_wins) == finished, "rounds and round wins disagree"
+
+    def snapshot(self) -> Any:
+        return (
+            self._snapshot(),
+            self.round,
+            tuple(self.round_wins),
+            self.player1,
+            self.turn_no,
+            self.overtime,
+            tuple(self.offer),
+            self.kept,
+            self.picks,
+            tuple(tuple(side) for side in self.field),
+            self.placers,
+            self.placer,
+            self.placed,
+            self.least,
+            self.most,
+        )
+
+
+# ---------------------------------------------------------------------------------- Party
+
+
+class PartyState(GotchaState):
+    """A Party game (seed, "Party Mode"): five cards each, one face-down card per active player
+    each turn, revealed together; the last player holding cards banks them; overtime among
+    the tied leaders."""
+
+    max_actions_per_player: ClassVar[int] = 600
+    shared_attributes = (*GotchaState.shared_attributes, "rotations")
+
+    def __init__(
+        self, game: Game, players: int, seed: int, mode: str, *, beginner: bool = False
+    ) -> None:
+        super().__init__(game, players, seed, mode, beginner=beginner)
+        model = self.model
+        if model.party.cards_per_turn != 1:
+            raise ValueError("the Party showdown takes one card per player (cards_per_turn: 1)")
+        self.rotations = self.tables.rotations(players)
+        deal = rules.party_deal(model, players)
+        for seat in range(players):
+            self.hands[seat] = self._draw(deal)
+        self.overtime = 0
+        self.tied: list[int] = []
+        self.turns = 0
+        self.plays: list[str | None] = [None] * players
+        self.order: list[int] = []
+        self.index = 0
+        self.priority = 0  # clarification party-priority: Player 1 is seat 0
+        self._start_turn()
+
+    def scores(self) -> list[int]:
+        return self.points()
+
+    def rounds_played(self) -> int:
+        return self.turns
+
+    # -- a turn (seed, Party "Game Flow") ------------------------------------------------------
+    def _start_turn(self) -> None:
+        n = self.players
+        seats = set(self.tied) if self.overtime else {s for s in range(n) if self.hands[s]}
+        self.order = [s for s in self.rotations[self.priority] if s in seats]
+        self.index = 0
+        self.phase, self.turn = PLAY, self.order[0]
+
+    def _play(self, card: str) -> None:
+        """A face-down commitment (clarification party-face-down)."""
+        self.hands[self.turn].remove(card)
+        self.plays[self.turn] = card
+        self.index += 1
+        if self.index < len(self.order):
+            self.turn = self.order[self.index]
+            return
+        self.revealed = True
+        self.event("reveal", plays=list(self.plays), first=self.priority)
+        self.answers = []
+        self._resolve()
+
+    def _resolver(self) -> Any:
+        by_id = self.tables.by_id
+        plays = [None if c is None else by_id[c] for c in self.plays]
+        return rules.resolve_showdown(self.model, self.priority, plays)
+
+    def _fights(self, out: Any) -> list[str | None]:
+        return [None if p is None else (p.fight or "item") for p in out.slots]
+
+    def _order(self) -> list[int]:
+        return self.rotations[self.priority]
+
+    def _clear_play(self) -> None:
+        self.plays = [None] * self.players
+        self.revealed = False
+
+    def _turn_over(self) -> None:
+        model = self.model
+        self.turns += 1
+        if not self.overtime:
+            hands = [len(h) for h in self.hands]
+            if rules.party_active(model, hands):
+                following = rules.party_next_priority(model, self.priority, hands)
+                assert following is not None
+                self.priority = following
+                self._start_turn()
+                return
+            for seat in range(self.players):  # seed: the last player holding cards banks them
+                if self.hands[seat]:
+                    self.event("bank", seat=seat, cards=len(self.hands[seat]))
+                    self.piles[seat] += self.hands[seat]
+                    self.hands[seat] = []
+        leaders = rules.party_leaders(model, self.points())
+        if len(leaders) == 1:
+            self.phase, self.winner = OVER, leaders[0]
+            self.how = "overtime" if self.overtime else "points"
+            return
+        self._overtime_turn(leaders)
+
+    # -- overtime (seed, Party "Overtime Turns"; clarification party-overtime) ----------------
+    def _overtime_turn(self, leaders: list[int]) -> None:
+        model = self.model
+        if not rules.overtime_goes_on(model, PARTY, self.overtime):
+            self._coin_settles(leaders)
+            return
+        previous = self.priority if self.overtime else None
+        self.overtime += 1
+        self.tied = leaders
+        self.priority = rules.party_overtime_priority(model, previous, leaders, self.players)
+        n = self.players
+        for seat in ((self.priority + k) % n for k in range(n)):
+            if seat in leaders:
+                self.hands[seat] += self._draw(model.party.overtime.draw)
+        self.event("overtime", turn=self.overtime, tied=leaders, first=self.priority)
+        if rules.overtime_short(model, [len(self.hands[s]) for s in leaders]):
+            self._coin_settles(leaders)
+            return
+        self._start_turn()
+
+    def _coin_settles(self, leaders: list[int]) -> None:
+        """Clarifications deck-runs-out and safety-valves: a random one of the tied leaders."""
+        winner = leaders[self.rng.randrange(len(leaders))]
+        self.event("coin", winner=winner, tied=leaders)
+        self.phase, self.winner, self.how = OVER, winner, "coin"
+
+    # -- actions -------------------------------------------------------------------------------
+    def _legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase == PLAY:
+            play = self.tables.play
+            return [play[c] for c in dict.fromkeys(self.hands[self.turn])]
+        if phase == EFFECT:
+            return self._choice_actions()
+        return [self.tables.steal_seat[s] for s in self.steal_options]
+
+    def _apply(self, action: Action) -> None:
+        phase = self.phase
+        if phase == PLAY:
+            self._play(action.target)  # type: ignore[arg-type]
+        elif phase == EFFECT:
+            self._answer(action)
+        else:
+            self._answer_steal(action)
+
+    # -- what a seat may see -------------------------------------------------------------------
+    def observation(self, player: int) -> dict[str, Any]:
+        if self.revealed:
+            plays = list(self.plays)
+        else:
+            plays = [c if s == player else None for s, c in enumerate(self.plays)]
+        return {
+            "mode": PARTY,
+            "phase": self.phase,
+            "seat": player,
+            "to_play": self.current_player,
+            "first": self.priority,
+            "turns": self.turns,
+            "overtime": self.overtime,
+            "tied": list(self.tied) if self.overtime else [],
+            "points": self.points(),
+            "hand": list(self.hands[player]),
+            "hand_sizes": [len(h) for h in self.hands],
+            "deck_size": len(self.deck),
+            "trash": list(self.trash),
+            "piles": [list(p) for p in self.piles],
+            "played": [c is not None for c in self.plays],
+            "plays": plays,
+            "revealed": self.revealed,
+            "choice": self._choice_view(),
+            "answers": list(self.answers) if self.phase == EFFECT else [],
+        }
+
+    def hidden_from(self, player: int) -> set[str]:
+        hidden: set[str] = set()
+        visible: set[str] = set()
+        for seat, card in enumerate(self.plays):
+            if card is None:
+                continue
+            if self.revealed or seat == player:
+                visible.add(card)
+            else:
+                hidden.add(card)
+        return self._hidden(player, hidden, visible)
+
+    def _places(self) -> list[Iterable[str]]:
+        return [*super()._places(), [c for c in self.plays if c is not None]]
+
+    def check_invariants(self) -> None:
+        """Cards conserved; plays only during a turn; play goes on only with two active players
+        (or the tied players of overtime)."""
+        super().check_invariants()
+        if self.phase not in (PLAY, EFFECT):
+            assert all(c is None for c in self.plays), "cards left in play"
+        if self.phase == PLAY and not self.overtime:
+            active = sum(1 for h, c in zip(self.hands, self.plays, strict=True) if h or c)
+            assert active >= self.model.party.min_active, "a turn with fewer than two players"
+        assert self.overtime <= self.model.party.overtime.max_turns, "overtime beyond its limit"
+        if self.phase == PLAY and self.overtime:
+            assert set(self.order) == set(self.tied), "a player outside the tie plays overtime"
+
+    def snapshot(self) -> Any:
+        return (
+            self._snapshot(),
+            self.overtime,
+            tuple(self.tied),
+            self.turns,
+            tuple(self.plays),
+            tuple(self.order),
+            self.index,
+        )
+
+
+# ---------------------------------------------------------------------------------- starting
+
+
+def new_state(
+    game: Game, players: int, seed: int, mode: str, *, beginner: bool = False
+) -> GotchaState:
+    """A new game of ``mode`` (the engine's entry point; ``Game.new_game`` calls it)."""
+    kind = CompetitiveState if mode == COMPETITIVE else PartyState
+    return kind(game, players, seed, mode, beginner=beginner)
+
+
+def beginner_game(game: Game) -> Game:
+    """The same game played with the beginner deck: every advanced (black-symbol) card left out
+    (seed, Competitive "Setting Up"; clarifications advanced-cards, beginner-in-party).
+
+    ``beginner_game(load_game("gotchacards")).new_game(players=2, seed=1, mode="competitive")``;
+    its logs replay with ``replay(beginner_game(game), log)``.
+    """
+    variant = copy.copy(game)
+    variant.engine = EngineSpec(state=partial(new_state, beginner=True), bots=game.engine.bots)
+    return variant
