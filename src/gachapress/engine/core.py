@@ -155,7 +155,9 @@ class State(ABC):
         """An independent copy. Immutable data (the game, cards, actions, the attributes named in
         ``shared_attributes``) is shared; log entries are never changed once written, so the
         copy gets a new list of the same entries."""
-        memo: dict[int, Any] = {id(self.log): list(self.log)}
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())  # far faster than deep-copying its state tuple
+        memo: dict[int, Any] = {id(self.log): list(self.log), id(self.rng): rng}
         for name in self.shared_attributes:
             value = getattr(self, name)
             memo[id(value)] = value
