@@ -163,7 +163,7 @@ def _subset(path: str, characters: str) -> str:
     options.layout_features = ["kern", "liga"]
     options.name_IDs = [1, 2, 4, 6]
     options.notdef_outline = True
-    font = TTFont(path, lazy=False, recalcTimestamp=False)
+    font = TTFont(path, lazy=True, recalcTimestamp=False)  # lazy: only the used glyphs are read
     subsetter = subset.Subsetter(options)
     subsetter.populate(text=characters)
     subsetter.subset(font)
