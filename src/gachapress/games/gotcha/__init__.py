@@ -1,13 +1,16 @@
 """GOTCHA!: twelve gacha pulls, fought over with iTuned money and operator notices."""
 
 from gachapress.games.gotcha import checks
+from gachapress.games.gotcha.bots import GreedyBot
+from gachapress.games.gotcha.engine import GotchaState
 from gachapress.games.gotcha.model import Gotcha
 from gachapress.games.gotcha.rules import RULES
-from gachapress.games.spec import GameSpec
+from gachapress.games.spec import EngineSpec, GameSpec
 
 SPEC = GameSpec(
     model=Gotcha,
     rules=RULES,
+    engine=EngineSpec(state=GotchaState, bots={"greedy": GreedyBot}),
     checks={
         "deck-roles": checks.deck_roles,
         "gacha-rates": checks.gacha_rates,

@@ -149,6 +149,9 @@ class Spending(Strict):
     """Sort keys of the rolling order, first to last; the last must settle every tie."""
     min_revealed_to_roll: Annotated[int, Field(ge=0, le=10)]
     """Cards a player must reveal to roll at all (clarification no-reveal-no-roll)."""
+    placing_rounds: Annotated[int, Field(ge=1, le=10)]
+    """The most rounds of placing face-down cards before the reveal (clarification
+    hidden-placement); placing also ends after a round in which nobody changed anything."""
 
 
 class Announcements(Strict):

@@ -206,14 +206,51 @@ def next_turn_player(game: Gotcha, players: int, turn_player: int, winner: int |
 
 
 @RULES.rule
+def clockwise_order(game: Gotcha, players: int, turn_player: int) -> list[int]:
+    """The seats from the turn player clockwise: who acts in turn when placing face-down cards,
+    when choosing what to reveal, and when drawing in the refill step.
+
+    Seed, "4.告知" and "6.iTuned補充" go from the turn player clockwise; the placing and the
+    reveal follow the same order (clarification hidden-placement).
+    """
+    _check_players(game, players)
+    _check_seat(players, turn_player, "turn player")
+    return [(turn_player + step) % players for step in range(players)]
+
+
+@RULES.rule
 def draw_order(game: Gotcha, players: int, turn_player: int) -> list[int]:
     """The order in which players draw in the refill step: the turn player, then clockwise.
 
     Seed, "6.iTuned補充".
     """
-    _check_players(game, players)
-    _check_seat(players, turn_player, "turn player")
-    return [(turn_player + step) % players for step in range(players)]
+    return clockwise_order(game, players, turn_player)
+
+
+@RULES.rule
+def placing_over(game: Gotcha, placing_round: int, changed: bool) -> bool:
+    """Whether spending preparation ends after placing round ``placing_round`` (the first is 1);
+    ``changed`` says whether anybody added or took back a face-down card in that round.
+
+    Seed, "2.課金準備": players put cards face down and may add or take back cards while watching
+    the others, until nobody wants to change anything more. Clarification hidden-placement makes
+    it finite: it ends after a round in which nobody changed anything, or after
+    ``spending.placing_rounds`` rounds.
+    """
+    if placing_round < 1:
+        raise ValueError(f"placing rounds are numbered from 1, not {placing_round}")
+    return not changed or placing_round >= game.spending.placing_rounds
+
+
+@RULES.rule
+def game_over(game: Gotcha, gacha_left: int) -> bool:
+    """Whether the game ends once the current turn is played out: no gacha card is left to open.
+
+    Seed, "ゲームの終了" (clarification end-timing, the game's ``end.when``).
+    """
+    if gacha_left < 0:
+        raise ValueError("a deck cannot hold fewer than 0 cards")
+    return gacha_left == 0
 
 
 @RULES.rule
