@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from gachapress.data.load import GameData
 
 PAPERS = ("a4", "letter")
+INDEX = "index.html"
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,7 @@ def build(
         entries = {k: v for k, v in previous.items() if k.split("/", 1)[0] not in game_ids}
         for outcome in outcomes:
             entries.update(outcome.entries)
+        _write_index(options, entries, previous)
         if entries != previous:
             write_manifest(manifest_dir, entries)
         return report
@@ -210,6 +212,15 @@ def _plan(game: GameData, options: BuildOptions) -> dict[str, tuple[str, Writer]
             hash_text(code, repr(face), css_hash),
             lambda path, face=face: path.write_text(face_svg(face, css), encoding="utf-8"),
         )
+    from gachapress.publish.rulebook import render_rulebooks
+    from gachapress.publish.stats import book_statistics
+
+    stats = book_statistics(game.id, options.root / "rules", options.build_dir / "stats")
+    for lang, html in render_rulebooks(game, stats, templates_dir=options.templates).items():
+        plan[f"{game.id}/rulebook.{lang}.html"] = (
+            hash_text(html),
+            lambda path, html=html: path.write_text(html, encoding="utf-8"),
+        )
     for paper in options.papers:
         sheet = presets.sheets[paper]
         plan[f"{game.id}/{game.id}-pnp-{paper}.pdf"] = (
@@ -219,6 +230,26 @@ def _plan(game: GameData, options: BuildOptions) -> dict[str, tuple[str, Writer]
             ),
         )
     return plan
+
+
+def _write_index(options: BuildOptions, entries: dict[str, str], previous: dict[str, str]) -> None:
+    """The site index links every game built into this out/; rewritten when any of them (or
+    the templates) changed, atomically."""
+    from gachapress.data.load import load_rules
+    from gachapress.games import GAME_IDS
+    from gachapress.publish.site import write_index
+
+    built = [game_id for game_id in GAME_IDS if f"{game_id}/" in entries]
+    digest = hash_text(*(entries[f"{game_id}/"] for game_id in built), repr(options.papers))
+    entries[INDEX] = digest
+    if previous.get(INDEX) == digest and (options.out / INDEX).is_file():
+        return
+    games = [load_rules(game_id, options.root / "rules") for game_id in built]
+    staging = options.build_dir / f"index-{os.getpid()}"
+    written = write_index(games, staging, templates_dir=options.templates, papers=options.papers)
+    options.out.mkdir(parents=True, exist_ok=True)
+    written.replace(options.out / INDEX)
+    shutil.rmtree(staging, ignore_errors=True)
 
 
 def _link(source: Path, target: Path) -> None:

