@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -21,15 +22,16 @@ class Run:
     err: str
 
 
-def run_cli(*args: str, cwd: Path = ROOT) -> Run:
-    """Run `gachapress ARGS` as a user would, in ``cwd``."""
+def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> Run:
+    """Run `gachapress ARGS` as a user would, in ``cwd`` (``env`` adds to the environment)."""
     done = subprocess.run(
         [sys.executable, "-m", "gachapress.cli.main", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=600,
         check=False,
+        env={**os.environ, **(env or {})},
     )
     return Run(done.returncode, done.stdout, done.stderr)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -123,3 +124,30 @@ def test_back_offset_moves_only_the_backs(project: Path) -> None:
     ):
         assert x1 - x0 == pytest.approx(1.5 * mm, abs=1e-3)
         assert y1 - y0 == pytest.approx(0.5 * mm, abs=1e-3)  # y runs down the page: -0.5 is up
+
+
+def test_one_number_changed_shows_everywhere_and_nowhere_old(tmp_path: Path) -> None:
+    """Change a gacha card's points in a copy of rules/: the card face, the rulebooks and the
+    engine all use the new value, and nothing published shows the old one."""
+    from gachapress import load_game
+
+    for folder in ("rules", "templates"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    decks = tmp_path / "rules" / "gotcha" / "decks.yaml"
+    text = decks.read_text(encoding="utf-8")
+    old = "      - id: gacha-04\n        rarity: R\n        points: 3500\n"
+    assert old in text
+    decks.write_text(text.replace(old, old.replace("3500", "3700")), encoding="utf-8")
+    result = run_cli(
+        "build", "gotcha", "--paper", "a4", cwd=tmp_path, env={"GACHAPRESS_BOOK_GAMES": "4"}
+    )
+    assert result.code == 0, result.err
+    out = tmp_path / "out" / "gotcha"
+    face = (out / "cards" / "gacha-04.svg").read_text(encoding="utf-8")
+    assert ">3700<" in face and "3500" not in face
+    for book in ("rulebook.en.html", "rulebook.ja.html"):
+        html = (out / book).read_text(encoding="utf-8")
+        assert re.search(r"(?<![\d,])3,?700(?![\d,])", html)
+        assert not re.search(r"(?<![\d,])3,?500(?![\d,])", html), book
+    engine = load_game("gotcha", tmp_path / "rules")
+    assert engine.model.cards()["gacha-04"].points == 3700
