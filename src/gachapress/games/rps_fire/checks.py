@@ -18,12 +18,15 @@ def _model(game: GameData) -> RpsFire:
 
 def setup_feasible(game: GameData) -> Iterator[Problem]:
     """Every player count of every mode has a setup row, and the deck supports it: the hands,
-    the card that starts the pile, an ordinary card for that start, and a deck left to draw
-    from (at least the fire alarm's draw)."""
+    the card that starts the pile, and a deck left to draw from (at least the fire alarm's
+    draw). As a fire alarm turned up to start the pile goes back (clarification pile-start),
+    the deck left after dealing must hold an ordinary card whatever the deal: more cards than
+    there are fire alarms, or the engine would turn alarms for ever."""
     model = _model(game)
     deck = model.decks.main
     size = deck.size()
     ordinary = sum(card.count for card in deck.cards if not card.is_fire_alarm)
+    alarms = size - ordinary
     for mode_id, mode in model.modes.items():
         for players in mode.players:
             row = model.setup.get(players)
@@ -34,11 +37,13 @@ def setup_feasible(game: GameData) -> Iterator[Problem]:
                 continue
             dealt = players * row.hand + model.pile_start.cards
             left = size - dealt
-            if left < max(model.fire_alarm.draw, 1):
+            need = max(model.fire_alarm.draw, 1, alarms)
+            if left < need:
                 yield game.where(("setup", players, "hand")).problem(
                     f"{players} players: {players} hands of {row.hand} and "
                     f"{model.pile_start.cards} pile card leave {left} of {size} cards to draw "
-                    f"from; at least {max(model.fire_alarm.draw, 1)} must remain"
+                    f"from; at least {need} must remain (the alarm's draw, and as many as "
+                    f"the {alarms} fire alarms, so that an ordinary card can start the pile)"
                 )
     if ordinary < model.pile_start.cards:
         yield game.where(("pile_start", "cards")).problem(

@@ -139,14 +139,110 @@ def give_away_legal(
     one each to two different opponents. Clarification alarm-give-away: with fewer cards than
     that, they give all they hold; with one opponent, everything goes to them.
     """
+    allowed = give_recipients(game, giver, players)
+    if len(recipients) != give_count(game, hand_size):
+        return False
+    return all(seat in allowed for seat in recipients)
+
+
+@RULES.rule
+def give_count(game: RpsFire, hand_size: int) -> int:
+    """How many cards the alarm player gives away, holding ``hand_size`` cards after the draw.
+
+    Seed, "But Then, Fire Alarms!": they give 2 cards away (``game.fire_alarm.give``).
+    Clarification alarm-give-away: with fewer cards than that, they give all they hold.
+    """
+    if hand_size < 0:
+        raise ValueError("a hand cannot hold fewer than 0 cards")
+    return min(game.fire_alarm.give, hand_size)
+
+
+@RULES.rule
+def give_recipients(game: RpsFire, giver: int, players: int) -> list[int]:
+    """The seats the alarm player may give a card to, clockwise from their left.
+
+    Seed, "But Then, Fire Alarms!": cards go to opponents, both to one or one each to two, so
+    every opponent may receive each card (clarification alarm-two-players: with two players,
+    both go to the one opponent).
+    """
     _check_players(game, players)
     if not 0 <= giver < players:
         raise ValueError(f"seat {giver} is not at the table of {players}")
-    if hand_size < 0:
+    return [(giver + step) % players for step in range(1, players)]
+
+
+@RULES.rule
+def can_start_pile(game: RpsFire, card: RpsCard) -> bool:
+    """Whether ``card``, turned up from the deck after dealing, starts the pile.
+
+    Clarification pile-start (``game.pile_start.fire_alarm``): a fire alarm does nothing there;
+    it is shuffled back into the deck and the next card is turned up instead.
+    """
+    return not card.is_fire_alarm
+
+
+@RULES.rule
+def next_seat(game: RpsFire, seat: int, players: int) -> int:
+    """Who plays after ``seat``, also after a fire alarm.
+
+    Clarification turn-order (``game.turn.direction``): clockwise, the player on your left, who
+    sits in the next seat.
+    """
+    _check_players(game, players)
+    if not 0 <= seat < players:
+        raise ValueError(f"seat {seat} is not at the table of {players}")
+    return (seat + 1) % players
+
+
+@RULES.rule
+def play_ends_round(game: RpsFire, cards_left: int) -> bool:
+    """Whether a play that leaves its player ``cards_left`` cards ends the round.
+
+    Seed, "Ending & Scoring the Round": the round ends once someone plays the last card from
+    their hand. Clarification emptied-by-alarm: only a play ends it, never an alarm's takes.
+    """
+    if cards_left < 0:
         raise ValueError("a hand cannot hold fewer than 0 cards")
-    if len(recipients) != min(game.fire_alarm.give, hand_size):
-        return False
-    return all(0 <= seat < players and seat != giver for seat in recipients)
+    return cards_left == 0
+
+
+@RULES.rule
+def alarm_goes_off(game: RpsFire, cards_left: int) -> bool:
+    """Whether a fire alarm just played takes effect, its player holding ``cards_left`` cards.
+
+    Seed, "But Then, Fire Alarms!"; clarification last-card-alarm (``game.fire_alarm.last_card``):
+    an alarm played as the last card ends the round without going off.
+    """
+    return not play_ends_round(game, cards_left)
+
+
+@RULES.rule
+def alarm_effects(game: RpsFire, copies: int) -> int:
+    """How many times the alarm effect (takes, draw, give-away) happens when ``copies``
+    identical alarms are played together.
+
+    Clarification multi-alarm-effect (``game.fire_alarm.effects_per_play``): one play, one
+    effect.
+    """
+    if copies < 1:
+        raise ValueError("a play has at least one card")
+    return min(copies, game.fire_alarm.effects_per_play)
+
+
+@RULES.rule
+def pile_opens(game: RpsFire, passes: int, players: int) -> bool:
+    """Whether the pile opens after ``passes`` passes in a row: the next player may then play
+    any card.
+
+    Clarification deck-runs-out (``game.turn.all_passed``): when every player has passed in a
+    row (nobody could beat the pile, nothing was left to draw), the pile opens. Clarification
+    open-pile-until-played: it stays open, through further passes of empty hands, until a card
+    is played (which resets the passes).
+    """
+    _check_players(game, players)
+    if passes < 0:
+        raise ValueError("passes cannot be fewer than 0")
+    return passes >= players
 
 
 @RULES.rule

@@ -1,0 +1,386 @@
+"""Rock, Paper, Scissors, Fire's procedure: rounds of shedding cards onto the pile, drawing
+when nothing beats it, fire alarms that scramble the hands, and scoring what is left.
+
+The state machine only sequences the game; every rule it applies is a rule function of
+``rules.py`` (the seed section and clarification are named there), called directly or once per
+game to build a table, and every number comes from the model.
+
+Phases: ``play`` (the turn player plays one face, with any of its copies; or, when nothing
+beats the pile, draws one card at a time; or passes when nothing is left to draw) and ``give``
+(after a fire alarm went off, its player gives cards away one at a time: ``give rock-3 to 2``).
+Cards are held as their ids (copies share one id), so hands, the deck and the pile are lists of
+strings.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import chain
+from typing import Any, ClassVar
+
+from gachapress.engine.core import Action, Game, State
+from gachapress.errors import GachapressError
+from gachapress.games.rps_fire import rules
+from gachapress.games.rps_fire.model import RpsCard, RpsFire
+
+PLAY, GIVE, OVER = "play", "give", "over"
+DRAW = Action("draw")
+PASS = Action("pass")
+
+
+def play_action(face: str, copies: int) -> Action:
+    """``play rock-3`` for one card, ``play rock-3 x2`` for two copies played together."""
+    return Action("play", face if copies == 1 else f"{face} x{copies}")
+
+
+def give_action(face: str, seat: int) -> Action:
+    """``give rock-3 to 2``: one card of the alarm's give-away to seat 2."""
+    return Action("give", f"{face} to {seat}")
+
+
+class _Tables:
+    """What every game derives from the model once, by calling the rule functions."""
+
+    def __init__(self, model: RpsFire) -> None:
+        faces: list[RpsCard] = model.decks.main.cards
+        self.cards: dict[str, RpsCard] = {c.id: c for c in faces}
+        self.deck = [c.id for c in faces for _ in range(c.count)]
+        self.sorted_deck = sorted(self.deck)
+        self.alarms = frozenset(c.id for c in faces if c.is_fire_alarm)
+        self.starts_pile = {c.id: rules.can_start_pile(model, c) for c in faces}
+        # What may be played on each top card (and on an open pile): face -> the actions for 1,
+        # 2, ... copies, each checked with the rule legal_play.
+        self.plays_on: dict[tuple[str, bool], dict[str, list[Action]]] = {}
+        for top in faces:
+            for open_pile in (False, True):
+                self.plays_on[top.id, open_pile] = {
+                    card.id: [
+                        play_action(card.id, k)
+                        for k in range(1, card.count + 1)
+                        if rules.legal_play(model, [card] * k, top, open_pile)
+                    ]
+                    for card in faces
+                    if rules.legal_play(model, [card], top, open_pile)
+                }
+        self.play_of = {
+            play_action(c.id, k): (c.id, k) for c in faces for k in range(1, c.count + 1)
+        }
+        seats = range(max(model.player_counts()))
+        self.give = {c.id: [give_action(c.id, seat) for seat in seats] for c in faces}
+        self.give_of = {self.give[c.id][seat]: (c.id, seat) for c in faces for seat in seats}
+
+
+class _Seating:
+    """What a game derives once per player count: turn order, alarm takes, give recipients."""
+
+    def __init__(self, model: RpsFire, players: int) -> None:
+        self.hand = rules.hand_size(model, players)
+        self.next = [rules.next_seat(model, seat, players) for seat in range(players)]
+        self.recipients = [rules.give_recipients(model, seat, players) for seat in range(players)]
+        # direction -> for each giver, the takers in the rule's order
+        self.takers: dict[str, list[list[int]]] = {}
+        for direction in model.fire_alarm.takes:
+            per_giver: list[list[int]] = [[] for _ in range(players)]
+            for taker, giver in rules.alarm_takes(model, direction, players):
+                per_giver[giver].append(taker)
+            self.takers[direction] = per_giver
+
+
+class RpsFireState(State):
+    """A game of Rock, Paper, Scissors, Fire in progress (seed: every section; clarifications
+    in rules/rps-fire/clarifications.yaml)."""
+
+    #: A round takes about 20 (2 players) to 35 (6 players) turns; drawing and the rare rounds
+    #: where the deck runs dry make some much longer. The harness enforces this bound.
+    max_actions_per_player: ClassVar[int] = 1500
+    shared_attributes = ("model", "tables", "seating")
+
+    def __init__(self, game: Game, players: int, seed: int, mode: str) -> None:
+        super().__init__(game, players, seed, mode)
+        model = game.model
+        assert isinstance(model, RpsFire)
+        self.model = model
+        self.tables: _Tables = game.tables("rps-fire", lambda: _Tables(model))
+        self.seating: _Seating = game.tables(f"seating-{players}", lambda: _Seating(model, players))
+        self.totals = [0] * players
+        self.rounds_out = [0] * players
+        self.history: list[list[int]] = []  # each round's points
+        self.round = 0
+        self.starter = rules.round_starter(model, 1, self.totals)
+        self._start_round()
+
+    # -- a round's setup (seed: "Get Rid of Your Cards"; clarifications new-round, hand-size,
+    #    pile-start, round-starter) -----------------------------------------------------------
+    def _start_round(self) -> None:
+        self.round += 1
+        deck = list(self.tables.deck)
+        self.rng.shuffle(deck)
+        hand = self.seating.hand
+        self.hands = [deck[seat * hand : (seat + 1) * hand] for seat in range(self.players)]
+        del deck[: self.players * hand]
+        self.deck = deck
+        self.pile: list[str] = []
+        starts = self.tables.starts_pile
+        for _ in range(self.model.pile_start.cards):
+            card = deck.pop()
+            while not starts[card]:  # a fire alarm goes back and the next card is turned
+                if not any(starts[other] for other in deck):  # data the checks refuse
+                    raise GachapressError(
+                        f"round {self.round}: no card left in the deck can start the pile"
+                    )
+                deck.append(card)
+                self.rng.shuffle(deck)
+                card = deck.pop()
+            self.pile.append(card)
+        self.turn = self.starter
+        self.phase = PLAY
+        self.passes = 0
+        self.open_pile = False
+        self.gives_left = 0
+        self.effects_left = 0
+        self.event("round", round=self.round, starter=self.starter, top=self.pile[-1])
+
+    # -- the API -------------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self.turn
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[int]:
+        return list(self.totals)
+
+    def winners(self) -> list[int]:
+        if self.phase != OVER:
+            return []
+        return rules.game_winners(self.model, self.totals, self.rounds_out)
+
+    def rounds_played(self) -> int:
+        return len(self.history)
+
+    def _legal_actions(self) -> list[Action]:
+        hand = self.hands[self.turn]
+        if self.phase == GIVE:
+            gives = self.tables.give
+            recipients = self.seating.recipients[self.turn]
+            return [gives[face][seat] for face in dict.fromkeys(hand) for seat in recipients]
+        # Seed "Turns are Simple"; clarification must-play: whoever can play must play.
+        table = self.tables.plays_on[self.pile[-1], self.open_pile]
+        actions: list[Action] = []
+        for face in dict.fromkeys(hand):
+            plays = table.get(face)
+            if plays:
+                actions += plays[: hand.count(face)] if len(plays) > 1 else plays
+        if actions:
+            return actions
+        # Nothing beats the pile: draw one card at a time, or pass with nothing to draw
+        # (clarifications draw-until-can, deck-runs-out).
+        if rules.drawable(self.model, len(self.deck), len(self.pile)):
+            return [DRAW]
+        return [PASS]
+
+    def _apply(self, action: Action) -> None:
+        if self.phase == GIVE:
+            self._give(*self.tables.give_of[action])
+        elif action is DRAW:
+            self._draw(self.turn)
+        elif action is PASS:
+            self._pass()
+        else:
+            self._play(*self.tables.play_of[action])
+
+    # -- a turn (seed: "Turns are Simple"; clarifications draw-until-can, deck-runs-out) --------
+    def _play(self, face: str, copies: int) -> None:
+        seat = self.turn
+        hand = self.hands[seat]
+        for _ in range(copies):
+            hand.remove(face)
+        self.pile += [face] * copies
+        self.passes = 0
+        self.open_pile = False
+        if rules.play_ends_round(self.model, len(hand)):
+            self._end_round(went_out=seat)
+        elif face in self.tables.alarms and rules.alarm_goes_off(self.model, len(hand)):
+            self.effects_left = rules.alarm_effects(self.model, copies)
+            self._alarm(seat, face)
+        else:
+            self.turn = self.seating.next[seat]
+
+    def _draw(self, seat: int) -> bool:
+        """One card from the deck to ``seat``'s hand, refilling the deck from the pile (all but
+        its top card) when it is empty; False when there is nothing to draw."""
+        if not self.deck:
+            if not rules.drawable(self.model, 0, len(self.pile)):
+                return False
+            self.deck = self.pile[:-1]
+            del self.pile[:-1]
+            self.rng.shuffle(self.deck)
+            self.event("refill", cards=len(self.deck))
+        self.hands[seat].append(self.deck.pop())
+        return True
+
+    def _pass(self) -> None:
+        """Nothing to play and nothing to draw (clarifications deck-runs-out and
+        open-pile-until-played: the pile opens after a lap of passes and stays open until a
+        card is played)."""
+        self.passes += 1
+        if not self.open_pile and rules.pile_opens(self.model, self.passes, self.players):
+            self.open_pile = True
+            self.event("open")
+        self.turn = self.seating.next[self.turn]
+
+    # -- fire alarms (seed: "But Then, Fire Alarms!"; clarifications alarm-takes,
+    #    alarm-takes-short, alarm-two-players, alarm-draw-short, alarm-give-away) ------------
+    def _alarm(self, seat: int, face: str) -> None:
+        direction = self.tables.cards[face].direction
+        assert direction is not None
+        hands, rng = self.hands, self.rng
+        moves: list[list[Any]] = []  # [taker, giver, card]
+        for giver, takers in enumerate(self.seating.takers[direction]):
+            hand = hands[giver]
+            held = len(hand)
+            if held < len(takers):  # handed out at random among the takers
+                takers = rng.sample(takers, held)
+            if len(takers) == 1:  # the usual case, made cheap: one card at random
+                moves.append([takers[0], giver, hand[int(rng.random() * held)]])
+            elif takers:
+                picks = rng.sample(hand, len(takers))
+                moves += [[taker, giver, card] for taker, card in zip(takers, picks, strict=True)]
+        for taker, giver, card in moves:  # all at once, from the hands as they were
+            hands[giver].remove(card)
+            hands[taker].append(card)
+        drew = 0
+        for _ in range(self.model.fire_alarm.draw):
+            if not self._draw(seat):
+                break
+            drew += 1
+        self.event("alarm", seat=seat, direction=direction, took=moves, drew=drew)
+        self.gives_left = rules.give_count(self.model, len(hands[seat]))
+        self.phase = GIVE
+        self.turn = seat
+        if not self.gives_left:
+            self._after_alarm(seat)
+
+    def _give(self, face: str, recipient: int) -> None:
+        seat = self.turn
+        self.hands[seat].remove(face)
+        self.hands[recipient].append(face)
+        self.gives_left -= 1
+        if not self.gives_left:
+            self._after_alarm(seat)
+
+    def _after_alarm(self, seat: int) -> None:
+        self.effects_left -= 1
+        if self.effects_left:
+            self._alarm(seat, self.pile[-1])
+            return
+        self.phase = PLAY
+        self.turn = self.seating.next[seat]
+
+    # -- the round's end (seed: "Ending & Scoring the Round", "Crown a Champion") -------------
+    def _end_round(self, went_out: int) -> None:
+        points = rules.round_scores(self.model, self.hands, went_out)
+        self.history.append(points)
+        self.totals = [total + p for total, p in zip(self.totals, points, strict=True)]
+        self.rounds_out[went_out] += 1
+        self.event(
+            "scored",
+            round=self.round,
+            went_out=went_out,
+            hands=[list(hand) for hand in self.hands],
+            points=points,
+        )
+        if self.round == self.model.rounds:
+            self.phase = OVER
+            return
+        self.starter = rules.round_starter(self.model, self.round + 1, self.totals, self.starter)
+        self._start_round()
+
+    # -- what a seat may see (clarification hidden-information) -------------------------------
+    def observation(self, player: int) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "phase": self.phase,
+            "seat": player,
+            "to_play": self.current_player,
+            "hand": list(self.hands[player]),
+            "hand_sizes": [len(hand) for hand in self.hands],
+            "deck_size": len(self.deck),
+            "pile": list(self.pile),
+            "open_pile": self.open_pile,
+            "passes": self.passes,
+            "gives_left": self.gives_left,
+            "totals": list(self.totals),
+            "rounds_out": list(self.rounds_out),
+            "starter": self.starter,
+        }
+
+    def hidden_from(self, player: int) -> set[str]:
+        hidden = set(self.deck)
+        for seat, hand in enumerate(self.hands):
+            if seat != player:
+                hidden.update(hand)
+        return hidden - set(self.hands[player]) - set(self.pile)
+
+    def snapshot(self) -> Any:
+        return (
+            self.round,
+            self.phase,
+            self.turn,
+            self.starter,
+            self.passes,
+            self.open_pile,
+            self.gives_left,
+            self.effects_left,
+            tuple(tuple(hand) for hand in self.hands),
+            tuple(self.deck),
+            tuple(self.pile),
+            tuple(self.totals),
+            tuple(self.rounds_out),
+            tuple(tuple(points) for points in self.history),
+            self.rng.getstate(),
+        )
+
+    def clone(self) -> RpsFireState:
+        copy = object.__new__(RpsFireState)
+        copy.__dict__.update(self.__dict__)
+        copy.hands = [list(hand) for hand in self.hands]
+        copy.deck = list(self.deck)
+        copy.pile = list(self.pile)
+        copy.totals = list(self.totals)
+        copy.rounds_out = list(self.rounds_out)
+        copy.history = [list(points) for points in self.history]
+        copy.log = list(self.log)
+        copy.rng = random.Random()
+        copy.rng.setstate(self.rng.getstate())
+        copy._legal = None
+        return copy
+
+    def check_invariants(self) -> None:
+        """Every card is in exactly one place; the phases, passes and totals add up."""
+        held = [*self.deck, *self.pile, *chain.from_iterable(self.hands)]
+        held.sort()
+        assert held == self.tables.sorted_deck, "a card was created or lost"
+        n = self.players
+        sums = [0] * n
+        for points in self.history:
+            sums = [total + p for total, p in zip(sums, points, strict=True)]
+        assert self.totals == sums, "the totals are the sums of the rounds' points"
+        assert sum(self.rounds_out) == len(self.history)
+        assert self.phase in (PLAY, GIVE, OVER)
+        if self.phase == OVER:
+            assert len(self.history) == self.model.rounds == self.round
+            return
+        assert len(self.history) == self.round - 1
+        assert self.pile, "the pile is never empty during a round"
+        assert 0 <= self.turn < n
+        assert self.open_pile == (self.passes >= n), "the pile opens after everyone passed"
+        assert self.passes < 2 * n, "someone with cards plays within a lap of the pile opening"
+        if self.phase == GIVE:
+            assert (
+                1 <= self.gives_left <= min(self.model.fire_alarm.give, len(self.hands[self.turn]))
+            )
+            assert self.pile[-1] in self.tables.alarms
+        else:
+            assert self.gives_left == 0
