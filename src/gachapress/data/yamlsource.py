@@ -32,6 +32,9 @@ _SCALAR_TAGS = {
 _TAG_NAMES = {"tag:yaml.org,2002:timestamp": "a date", "tag:yaml.org,2002:binary": "binary data"}
 
 PathKey = tuple[str | int, ...]
+#: libyaml's parser where PyYAML was built with it (several times faster), else pure Python;
+#: either way only the composer runs: nothing is constructed from tags.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ def load_yaml(file: Path, prefix: PathKey = ()) -> tuple[Any, Locations]:
     except UnicodeDecodeError as exc:
         raise RulesError([Problem(file, 1, 1, f"not UTF-8 text ({exc.reason})")]) from None
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)

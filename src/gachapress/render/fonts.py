@@ -13,6 +13,18 @@ from fontTools.ttLib import TTFont
 
 #: Weights made from the variable Noto Sans.
 WEIGHTS = {"regular": 400, "bold": 700}
+#: The characters kept in the static Latin fonts: Latin letters with their accents, punctuation,
+#: currency signs and arrows. Text with any other character is set in IPAexGothic, which covers
+#: Japanese and Latin alike (see layout.py); keeping the Latin fonts small makes them quick to
+#: make and to embed.
+LATIN = (
+    *range(0x20, 0x7F),
+    *range(0xA0, 0x250),
+    *range(0x2000, 0x2070),
+    *range(0x20A0, 0x20D0),
+    *range(0x2190, 0x2200),
+    0x2212,
+)
 
 
 @dataclass(frozen=True)
@@ -43,12 +55,20 @@ def _ipaex() -> Path:
 def _static_instance(source: Path, weight: int, cache_dir: Path) -> Path:
     """A static TrueType instance of the variable font, made once and cached."""
     digest = hashlib.sha256(source.read_bytes()).hexdigest()[:12]
-    target = cache_dir / f"NotoSans-{weight}-{digest}-v3.ttf"
+    target = cache_dir / f"NotoSans-{weight}-{digest}-v4.ttf"
     if not target.exists():
+        from fontTools import subset
         from fontTools.varLib.instancer import instantiateVariableFont
 
         cache_dir.mkdir(parents=True, exist_ok=True)
         font = TTFont(source, recalcTimestamp=False)  # the same bytes on every machine
+        options = subset.Options()
+        options.layout_features = ["kern", "liga"]
+        options.name_IDs = ["*"]
+        options.notdef_outline = True
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(unicodes=LATIN)
+        subsetter.subset(font)  # first: instancing a few hundred glyphs takes a second, not 20
         static = instantiateVariableFont(font, {"wght": weight, "wdth": 100})
         style = {400: "Regular", 700: "Bold"}.get(weight, str(weight))
         names = static["name"]
