@@ -1,0 +1,127 @@
+"""The SVG and the PDF backend draw the same layout model: one card through both, box by box."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from gachapress.data.load import load_rules
+from gachapress.render.faces import game_faces
+from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
+from gachapress.render.metrics import Measure
+from gachapress.render.pdf import MM, FacePainter
+from gachapress.render.presets import load_presets
+from gachapress.render.svg import face_svg, font_css
+from tests.conftest import ROOT
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+class RecordingCanvas:
+    """Stands in for a reportlab canvas and records what the PDF backend draws, in points."""
+
+    _pagesize = (200 * MM, 200 * MM)
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[float, ...]]] = []
+        self.offset = [0.0, 0.0]
+        self.factor = 1.0
+
+    def __getattr__(self, name: str) -> Any:  # colours, fonts, forms: nothing to measure
+        return lambda *args, **kwargs: None
+
+    def rect(self, x: float, y: float, w: float, h: float, **_: Any) -> None:
+        self.calls.append(("rect", (x, y, w, h)))
+
+    def roundRect(self, x: float, y: float, w: float, h: float, r: float, **_: Any) -> None:
+        self.calls.append(("rect", (x, y, w, h)))
+
+    def ellipse(self, x1: float, y1: float, x2: float, y2: float, **_: Any) -> None:
+        self.calls.append(("ellipse", (x1, y1, x2 - x1, y2 - y1)))
+
+    def drawString(self, x: float, y: float, text: str) -> None:
+        self.calls.append(("text", (x, y)))
+
+    def translate(self, x: float, y: float) -> None:
+        self.offset = [x, y]
+
+    def scale(self, x: float, y: float) -> None:
+        self.factor = x
+
+    def doForm(self, name: str) -> None:
+        if name.startswith("art-"):
+            self.calls.append(("art", (*self.offset, self.factor)))
+
+
+def svg_boxes(face: Face, css: str) -> list[tuple[str, tuple[float, ...]]]:
+    """Boxes of the SVG's elements in face millimetres (after the full-bleed background)."""
+    root = ET.fromstring(face_svg(face, css))
+    boxes = []
+    drawn = [e for e in root if e.tag.removeprefix(SVG) not in ("title", "desc", "defs")]
+    for element in drawn[1:]:  # after the full-bleed background
+        tag = element.tag.removeprefix(SVG)
+        a = {k: float(v) for k, v in element.attrib.items() if _is_number(v)}
+        if tag == "rect":
+            boxes.append(("rect", (a["x"], a["y"], a["width"], a["height"])))
+        elif tag == "ellipse":
+            boxes.append(
+                ("ellipse", (a["cx"] - a["rx"], a["cy"] - a["ry"], 2 * a["rx"], 2 * a["ry"]))
+            )
+        elif tag == "text":
+            boxes.append(("text", (a["x"], a["y"])))
+        elif tag == "svg":
+            boxes.append(("art", (a["x"], a["y"], a["width"], a["height"])))
+    return boxes
+
+
+def pdf_boxes(face: Face) -> list[tuple[str, tuple[float, ...]]]:
+    """The same boxes as the PDF backend draws them, turned back into face millimetres."""
+    canvas = RecordingCanvas()
+    painter = FacePainter(canvas)  # type: ignore[arg-type]
+    arts = {item.source for item in face.items if isinstance(item, Art)}
+    painter._arts = {
+        source: ("art-" + str(i), 72.0 / MM, 72.0 / MM) for i, source in enumerate(sorted(arts))
+    }  # art drawn as a 72 pt square
+    painter._face_form(face)
+    shape, b = face.shape, face.shape.bleed
+    top = shape.height + b
+    boxes = []
+    for kind, v in canvas.calls[1:]:  # after the full-bleed background
+        if kind in ("rect", "ellipse"):
+            x, y, w, h = (n / MM for n in v)
+            boxes.append((kind, (x - b, top - y - h, w, h)))
+        elif kind == "text":
+            boxes.append(("text", (v[0] / MM - b, top - v[1] / MM)))
+        else:
+            x, y, factor = v[0] / MM, v[1] / MM, v[2]
+            side = 72.0 / MM * factor
+            boxes.append(("art", (x - b, top - y - side, side, side)))
+    return boxes
+
+
+def _is_number(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("card", ["red-800", "refund"])
+def test_both_backends_put_every_box_in_the_same_place(card: str) -> None:
+    measure = Measure(ROOT / "build" / "fonts")
+    decks = game_faces(
+        load_rules("gachapon-trick"),
+        ROOT / "templates",
+        load_presets(ROOT / "templates" / "print.yaml"),
+        measure,
+    )
+    face = next(f for d in decks for f, _ in d.fronts if f.key == card)
+    kinds = [type(item) for item in face.items]
+    assert {Rect, Ellipse, TextLine, Art} >= set(kinds) and TextLine in kinds and Art in kinds
+    svg, pdf = svg_boxes(face, font_css([face], measure.fonts)), pdf_boxes(face)
+    assert [kind for kind, _ in svg] == [kind for kind, _ in pdf]
+    for (kind, a), (_, b) in zip(svg, pdf, strict=True):
+        assert a == pytest.approx(b, abs=1e-3), kind
