@@ -11,6 +11,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from gachapress.data.load import GameData
+from gachapress.data.placeholders import fill, model_data
 from gachapress.render import art as artwork
 from gachapress.render.faces import DeckFaces
 from gachapress.render.fonts import FontFile, role_for
@@ -169,6 +170,7 @@ class PnpDocument:
                 line = f"• {deck.size()} × {deck.name.get('en', deck.name[lang])}"
             else:
                 label = (component.name or {}).get("en") or (component.name or {}).get(lang, "")
+                label = fill(label, model_data(model))
                 line = f"• {label}" + (
                     " (not printed: provide your own)" if component.provide_your_own else ""
                 )

@@ -379,8 +379,8 @@ class Page:
 
     # -- small helpers --------------------------------------------------------------------------
     def t(self, value: Text) -> str:
-        """A model text in this page's language."""
-        return tidy(value[self.lang], self.lang)
+        """A model text in this page's language, its placeholders filled (check verified them)."""
+        return tidy(fill(value[self.lang], self.data), self.lang)
 
     def ui(self, key: str, **values: Any) -> str:
         return self.words.ui(key, **values)
