@@ -127,7 +127,10 @@ def test_every_example_is_shown_with_the_engines_verdict(
         examples = section(html, "examples")
         for example in game.model.examples:
             assert f'id="example-{example.id}"' in examples
-        assert examples.count('class="verdict"') == len(game.model.examples)
+        for playthrough in game.model.playthroughs:
+            assert f'id="playthrough-{playthrough.id}"' in examples
+        shown = len(game.model.examples) + len(game.model.playthroughs)
+        assert examples.count('class="verdict"') == shown
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

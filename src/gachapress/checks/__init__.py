@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from gachapress.checks.common import COMMON_CHECKS
 from gachapress.checks.examples import run_examples
 from gachapress.checks.playtest import playtest
+from gachapress.checks.playthroughs import play_through
 from gachapress.data.load import GameData
 from gachapress.errors import Problem
 
@@ -30,5 +31,7 @@ def run_checks(game: GameData) -> list[CheckReport]:
     verdicts = run_examples(game, game.model.examples, ("examples",))
     reports.append(CheckReport("examples", [v.problem for v in verdicts if v.problem]))
     if game.spec.engine is not None and all(report.ok for report in reports):
+        played = [play_through(game, i) for i in range(len(game.model.playthroughs))]
+        reports.append(CheckReport("playthroughs", [p.problem for p in played if p.problem]))
         reports.append(CheckReport("random-games", list(playtest(game))))
     return reports

@@ -21,7 +21,7 @@ from gachapress.games.spec import GameSpec
 RULES_FILES: dict[str, frozenset[str] | None] = {
     "game.yaml": None,
     "decks.yaml": frozenset({"decks"}),
-    "examples.yaml": frozenset({"examples"}),
+    "examples.yaml": frozenset({"examples", "playthroughs"}),
     "clarifications.yaml": frozenset({"clarifications"}),
     "book.yaml": frozenset({"book"}),
 }
@@ -171,7 +171,7 @@ def _duplicates(game: GameData) -> Iterable[tuple[PathKey, str]]:
             if card.id in seen:
                 yield ("decks", deck_id, *path, "id"), f"duplicate card id {card.id!r}"
             seen.add(card.id)
-    for section in ("examples", "clarifications"):
+    for section in ("examples", "playthroughs", "clarifications"):
         ids: set[str] = set()
         for i, item in enumerate(getattr(game.model, section)):
             if item.id in ids:

@@ -155,6 +155,35 @@ class Example(Strict):
     text: Text
 
 
+class PlaythroughExpect(Strict):
+    """What must hold once a playthrough's actions are played."""
+
+    events: list[dict[str, Any]] = []
+    """Events the log must show, in this order (each matches a log entry holding its keys)."""
+    observation: dict[str, Any] = {}
+    """Values of seat ``seat``'s observation (public ones, like money, for the rulebook)."""
+    seat: Annotated[int, Field(ge=0, le=11)] = 0
+    scores: list[int] | None = None
+    winners: list[int] | None = None
+
+
+class Playthrough(Strict):
+    """A whole-game example: a seeded deal, the actions played, and what follows, checked
+    through the engine API."""
+
+    id: Id
+    players: PlayerCount
+    mode: Id | None = None
+    seed: Annotated[int, Field(ge=0, le=2**63)]
+    actions: Annotated[
+        list[Annotated[str, StringConstraints(min_length=1, max_length=80)]],
+        Field(min_length=1, max_length=2000),
+    ]
+    expect: PlaythroughExpect
+    source: Provenance
+    text: Text
+
+
 class Clarification(Strict):
     """A gap in the seed, and how this project fills it."""
 
@@ -201,6 +230,7 @@ class GameBase(Strict):
     components: Annotated[list[Component], Field(min_length=1)]
     decks: Decks
     examples: list[Example] = []
+    playthroughs: list[Playthrough] = []
     clarifications: list[Clarification] = []
     book: Book | None = None
 

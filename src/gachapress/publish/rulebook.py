@@ -764,6 +764,15 @@ class Page:
             "kind": "examples",
             "intro": self.ui("examples_intro", n=len(self.verdicts), seed=seeded),
             "groups": list(groups.values()),
+            "playthroughs": [
+                {
+                    "id": f"playthrough-{item.id}",
+                    "text": self.prose(item.text, ("playthroughs", index, "text")),
+                    "setup": self.ui("playthrough_setup", players=item.players, seed=item.seed),
+                    "moves": item.actions,
+                }
+                for index, item in enumerate(self.model.playthroughs)
+            ],
         }
 
     def value(self, value: Any, *, nested: bool = False) -> list[Node]:
