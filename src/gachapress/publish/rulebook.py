@@ -9,16 +9,18 @@ autoescaping on, so no text of the rules can inject markup.
 
 The page context is plain data: sections of prose blocks, tables of cells and cells of small
 inline nodes (text, a card picture, an emoji icon, a colour swatch). The games' own tables (the
-Latin square of Gachapon Trick, the reward list of Gasha...) are built by the functions registered
-in ``GAME_TABLES``, the one game-specific part of this module.
+Latin square of Gachapon Trick, the reward list of Gasha...) come from each game's package: its
+``book`` module may define ``tables(page)``, ``card_label(page, card)`` and ``named_value(page,
+value)``, looked up by name (see ``book_hook``); nothing here knows a game.
 """
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -411,7 +413,7 @@ class Page:
         """A card picture (``cards/<id>.svg``) with its alt text and an optional caption."""
         card = self.cards[card_id]
         deck = self.model.deck(self.card_decks[card_id])
-        label = CARD_LABELS.get(self.game.id, _default_label)(self, card)
+        label = book_hook(self.game.id, "card_label", _default_label)(self, card)
         return {
             "t": "card",
             "src": f"{CARDS_DIR}/{card_id}.svg",
@@ -449,7 +451,7 @@ class Page:
             raise RulesError(
                 [self.game.where(()).problem(f"{self.game.id} has no book.yaml: no rulebook")]
             )
-        builder = GAME_TABLES.get(self.game.id)
+        builder = book_hook(self.game.id, "tables", None)
         tables = builder(self) if builder is not None else GameTables()
         sections = self.sections(book, tables)
         return {
@@ -828,7 +830,7 @@ class Page:
     def named(self, value: str) -> list[Node]:
         if value in self.cards:
             return [self.card(value, size="xs")]
-        named = NAMED_VALUES.get(self.game.id)
+        named = book_hook(self.game.id, "named_value", None)
         if named is not None:
             nodes = named(self, value)
             if nodes:
@@ -1080,6 +1082,19 @@ def _clean(value: float) -> float:
     return int(value) if float(value).is_integer() else round(value, 6)
 
 
+# -- what each game's package adds -----------------------------------------------------------------
+
+
+def book_hook(game_id: str, name: str, default: Any) -> Any:
+    """The function ``name`` of the game's ``book`` module (gachapress.games.<pkg>.book), or
+    ``default`` when the game defines none."""
+    try:
+        module = importlib.import_module(f"gachapress.games.{game_id.replace('-', '_')}.book")
+    except ModuleNotFoundError:
+        return default
+    return getattr(module, name, default)
+
+
 # -- card labels ----------------------------------------------------------------------------------
 
 
@@ -1094,610 +1109,12 @@ def _default_label(page: Page, card: Card) -> CardLabel:
     return CardLabel(name, name)
 
 
-def _gachapon_label(page: Page, card: Card) -> CardLabel:
-    if not hasattr(card, "color"):
-        return _default_label(page, card)
-    deck = page.model.decks.toys  # type: ignore[attr-defined]
-    colour = page.t(deck.color(card.color).name)  # type: ignore[attr-defined]
-    cost = yen(card.cost)  # type: ignore[attr-defined]
-    return CardLabel(
-        f"{colour} {cost}", page.ui("toy_card_alt", toy=page.t(card.name), colour=colour, cost=cost)
-    )
-
-
-def _gotcha_label(page: Page, card: Card) -> CardLabel:
-    name = page.t(card.name)
-    if hasattr(card, "amount"):
-        bonus = getattr(card, "rate_bonus", 0)
-        caption = yen(card.amount) + (f" {signed_percent(bonus)}" if bonus else "")  # type: ignore[attr-defined]
-        return CardLabel(caption, f"{name} {caption}")
-    if hasattr(card, "rate"):
-        detail = page.ui("gacha_card_alt", rate=percent(card.rate), points=card.points)  # type: ignore[attr-defined]
-        return CardLabel(name, f"{name} ({card.rarity}, {detail})")  # type: ignore[attr-defined]
-    return CardLabel(name, name)
-
-
-def _rps_label(page: Page, card: Card) -> CardLabel:
-    name = page.t(card.name)
-    if getattr(card, "type", None) == "fire-alarm":
-        return CardLabel(name, name)
-    caption = f"{name} {card.value}"  # type: ignore[attr-defined]
-    return CardLabel(caption, caption)
-
-
-def _gotchacards_label(page: Page, card: Card) -> CardLabel:
-    name = page.t(card.name)
-    kind = page.words.label("values", card.type)  # type: ignore[attr-defined]
-    return CardLabel(name, f"{name} ({kind})")
-
-
-CARD_LABELS: dict[str, Callable[[Page, Card], CardLabel]] = {
-    "gachapon-trick": _gachapon_label,
-    "gotcha": _gotcha_label,
-    "rps-fire": _rps_label,
-    "gotchacards": _gotchacards_label,
-}
-
-
 # -- names of values in examples ------------------------------------------------------------------
-
-
-def _gasha_named(page: Page, value: str) -> list[Node]:
-    model: Any = page.model
-    for kind in model.kinds:
-        if kind.id == value:
-            name = page.t(kind.name)
-            icon = page.art_icon(kind.art, name, decorative=True)
-            return [icon, text(name)] if icon else [text(name)]
-    for colour in model.ticket_colours:
-        if colour.id == value:
-            name = page.t(colour.name)
-            return [swatch(colour.hex, name), text(name)]
-    return []
-
-
-NAMED_VALUES: dict[str, Callable[[Page, str], list[Node]]] = {"gasha": _gasha_named}
 
 
 # -- the games' own tables ------------------------------------------------------------------------
 
 
-def _gachapon_tables(page: Page) -> GameTables:
-    model: Any = page.model
-    deck = model.decks.toys
-    tables = GameTables()
-    square = []
-    for colour, row in zip(deck.colors, deck.square, strict=False):
-        name = page.t(colour.name)
-        cells = [cell(swatch(colour.hex, name), text(name))]
-        for cost, toy_id in zip(deck.costs, row, strict=False):
-            toy = deck.toy(toy_id)
-            toy_name = page.t(toy.name)
-            label = page.ui("toy_card_alt", toy=toy_name, colour=name, cost=yen(cost))
-            cells.append(
-                cell(
-                    page.art_icon(toy.art, label) or text(label, cls="toy-label"),
-                    text(toy_name, cls="toy-name"),
-                    bg=colour.hex,
-                    cls="toy",
-                )
-            )
-        square.append(cells)
-    tables.decks["toys"] = [
-        table(
-            page.ui("latin_square", n=len(deck.toys)),
-            [cell(text(page.ui("colour_cost"))), *(cell(text(yen(c))) for c in deck.costs)],
-            square,
-            cls="latin",
-            note=page.ui("latin_square_note"),
-        )
-    ]
-    points = model.scoring.set_points
-    tables.scoring.append(
-        table(
-            page.ui("set_table"),
-            [
-                cell(text(page.ui("copies_of_one_toy"))),
-                *(cell(text(i + 1)) for i in range(len(points))),
-            ],
-            [[cell(text(page.ui("points"))), *(cell(text(p)) for p in points)]],
-            cls="numeric compact",
-        )
-    )
-    return tables
-
-
-def _gotcha_tables(page: Page) -> GameTables:
-    model: Any = page.model
-    tables = GameTables(no_gallery={"gacha", "ituned", "notices"})
-    gacha_rows = [
-        [
-            cell(page.card(c.id, size="s", caption="")),
-            cell(text(page.t(c.name))),
-            cell(text(c.rarity)),
-            cell(text(percent(c.rate))),
-            cell(text(f"{c.points:,}")),
-        ]
-        for c in model.decks.gacha.cards
-    ]
-    tables.decks["gacha"] = [
-        table(
-            page.ui("gacha_list"),
-            [
-                cell(),
-                cell(text(page.ui("name"))),
-                cell(text(page.ui("rarity"))),
-                cell(text(page.ui("rate"))),
-                cell(text(page.ui("points"))),
-            ],
-            gacha_rows,
-            cls="cards-list",
-            row_heads=False,
-        )
-    ]
-    ituned = model.decks.ituned.cards
-    tables.decks["ituned"] = [
-        table(
-            page.ui("ituned_list"),
-            [
-                cell(),
-                cell(text(page.ui("amount"))),
-                cell(text(page.ui("rate_bonus"))),
-                cell(text(page.ui("copies"))),
-            ],
-            [
-                [
-                    cell(page.card(c.id, size="s", caption="")),
-                    cell(text(yen(c.amount))),
-                    cell(text(signed_percent(c.rate_bonus) if c.rate_bonus else "—")),
-                    cell(text(c.count)),
-                ]
-                for c in ituned
-            ],
-            cls="cards-list",
-            row_heads=False,
-            foot=[
-                cell(text(page.ui("total"))),
-                cell(text(yen(sum(c.amount * c.count for c in ituned)))),
-                cell(text("")),
-                cell(text(sum(c.count for c in ituned))),
-            ],
-        )
-    ]
-    notices = []
-    for c in model.decks.notices.cards:
-        if c.effect.kind == "rate":
-            effect = page.ui("notice_rate", delta=signed_percent(c.effect.delta))
-        else:
-            effect = page.words.label("values", c.effect.move)
-        notices.append(
-            [
-                cell(page.card(c.id, size="s", caption="")),
-                cell(text(page.t(c.name))),
-                cell(text(effect)),
-            ]
-        )
-    tables.decks["notices"] = [
-        table(
-            page.ui("notice_list"),
-            [cell(), cell(text(page.ui("name"))), cell(text(page.ui("effect")))],
-            notices,
-            cls="cards-list",
-            row_heads=False,
-        )
-    ]
-    draw = sum(model.deck(d).size() for d in model.draw_deck)
-    counts = sorted(model.setup)
-    tables.setup.append(
-        table(
-            page.ui("draw_deck_left"),
-            [cell(text(page.ui("per_player_count"))), *page.players_head(counts)],
-            [
-                [
-                    cell(text(page.ui("cards_left_to_draw"))),
-                    *(cell(text(draw - n * model.setup[n].hand)) for n in counts),
-                ]
-            ],
-            cls="numeric",
-        )
-    )
-    # The die: which faces win at each total rate, computed by the engine's own rule.
-    hit_faces = page.game.spec.rules["hit_faces"]
-    step = model.die.percent_per_pip
-    rows = []
-    for rate in range(step, step * model.die.faces + 1, step):
-        faces = hit_faces(model, rate)
-        rows.append([cell(text(f"{rate}%")), cell(text(", ".join(map(str, faces))))])
-    tables.play.append(
-        table(
-            page.ui("die_table"),
-            [cell(text(page.ui("total_rate"))), cell(text(page.ui("winning_faces")))],
-            rows,
-            cls="numeric compact-rows",
-            note=page.ui("die_table_note", step=step, faces=model.die.faces),
-        )
-    )
-    return tables
-
-
-def _rps_tables(page: Page) -> GameTables:
-    model: Any = page.model
-    cards = model.decks.main.cards
-    tables = GameTables()
-    values = list(range(model.values.min, model.values.max + 1))
-    types = list(model.type_beats)
-    rows = []
-    for kind in types:
-        counts = {c.value: c.count for c in cards if c.type == kind}
-        rows.append(
-            [
-                cell(text(page.words.label("values", kind))),
-                *(cell(text(counts.get(v, 0))) for v in values),
-            ]
-        )
-    alarms = [c for c in cards if c.type == "fire-alarm"]
-    tables.decks["main"] = [
-        table(
-            page.ui("rps_makeup"),
-            [cell(text(page.ui("type_value"))), *(cell(text(v)) for v in values)],
-            rows,
-            cls="numeric compact",
-        ),
-        table(
-            page.ui("alarm_makeup"),
-            [
-                cell(),
-                cell(text(page.ui("direction"))),
-                cell(text(page.ui("copies"))),
-                cell(text(page.ui("counts_as"))),
-            ],
-            [
-                [
-                    cell(page.card(c.id, size="s", caption="")),
-                    cell(text(page.words.label("values", f"alarm-{c.direction}"))),
-                    cell(text(c.count)),
-                    cell(text(c.value)),
-                ]
-                for c in alarms
-            ],
-            cls="cards-list",
-            row_heads=False,
-        ),
-    ]
-    tables.play.append(
-        table(
-            page.ui("what_beats_what"),
-            [cell(text(page.ui("card_played"))), cell(text(page.ui("beats_top")))],
-            [
-                *(
-                    [
-                        cell(text(page.words.label("values", a))),
-                        cell(text(page.ui("beats_any", kind=page.words.label("values", b)))),
-                    ]
-                    for a, b in model.type_beats.items()
-                ),
-                *(
-                    [
-                        cell(text(page.words.label("values", a))),
-                        cell(text(page.ui("beats_lower", kind=page.words.label("values", a)))),
-                    ]
-                    for a in model.type_beats
-                ),
-                [
-                    cell(text(page.words.label("values", "fire-alarm"))),
-                    cell(text(page.ui("beats_everything"))),
-                ],
-            ],
-            cls="beats",
-        )
-    )
-    deck = model.decks.main.size()
-    counts = sorted(model.setup)
-    tables.setup.append(
-        table(
-            page.ui("draw_deck_left"),
-            [cell(text(page.ui("per_player_count"))), *page.players_head(counts)],
-            [
-                [
-                    cell(text(page.ui("cards_left_to_draw"))),
-                    *(
-                        cell(text(deck - n * model.setup[n].hand - model.pile_start.cards))
-                        for n in counts
-                    ),
-                ]
-            ],
-            cls="numeric",
-        )
-    )
-    return tables
-
-
-def _gasha_tables(page: Page) -> GameTables:
-    model: Any = page.model
-    tables = GameTables(no_gallery={"set-rewards", "bonus-tokens"})
-    kinds = {k.id: k for k in model.kinds}
-    colours = {c.id: c for c in model.ticket_colours}
-
-    def needs(reward: Any) -> list[Node]:
-        nodes: list[Node] = []
-        if reward.identical:
-            nodes.append(text(page.ui("identical", n=reward.identical)))
-            return nodes
-        for kind_id, n in reward.needs.items():
-            kind = kinds[kind_id]
-            name = page.t(kind.name)
-            nodes.append(
-                {
-                    "t": "need",
-                    "n": n,
-                    "icon": page.art_icon(kind.art, name),
-                    "label": name,
-                    "wild": False,
-                }
-            )
-        if reward.wild:
-            nodes.append(
-                {
-                    "t": "need",
-                    "n": reward.wild,
-                    "icon": None,
-                    "label": page.ui("wild_gasha"),
-                    "wild": True,
-                }
-            )
-        return nodes
-
-    rows = []
-    for reward in model.decks.set_rewards.cards:
-        ticket = (
-            [
-                swatch(colours[reward.ticket].hex, page.t(colours[reward.ticket].name)),
-                text(page.t(colours[reward.ticket].name)),
-            ]
-            if reward.ticket
-            else [text("—")]
-        )
-        name = [text(page.t(reward.name))]
-        if reward.count > 1:
-            name.append(text(f" ×{reward.count}", cls="count"))
-        if reward.marker:
-            name.append(marker(reward.marker))
-        rows.append(
-            [
-                cell(page.card(reward.id, size="s", caption="")),
-                cell(*name),
-                cell(*needs(reward)),
-                cell(text(reward.points)),
-                cell(*ticket),
-            ]
-        )
-    tables.decks["set-rewards"] = [
-        table(
-            page.ui("reward_list"),
-            [
-                cell(),
-                cell(text(page.ui("name"))),
-                cell(text(page.ui("trade_in"))),
-                cell(text(page.ui("points"))),
-                cell(text(page.ui("ticket_half"))),
-            ],
-            rows,
-            cls="cards-list rewards",
-            row_heads=False,
-            note=page.ui("reward_list_note"),
-        )
-    ]
-    tables.decks["bonus-tokens"] = [
-        table(
-            page.ui("token_list"),
-            [
-                cell(),
-                cell(text(page.ui("name"))),
-                cell(text(page.ui("effect"))),
-                cell(text(page.ui("copies"))),
-            ],
-            [
-                [
-                    cell(page.card(t.id, size="s", caption="")),
-                    cell(text(page.t(t.name))),
-                    cell(*runs(page.t(t.text) if t.text else "")),
-                    cell(text(t.count)),
-                ]
-                for t in model.decks.bonus_tokens.cards
-            ],
-            cls="cards-list",
-            row_heads=False,
-        )
-    ]
-    counts = sorted(model.setup)
-    rewards = model.decks.set_rewards.cards
-    gasha_total = model.decks.gasha.size()
-
-    def in_play(n: int) -> list[Any]:
-        markers = set(model.setup[n].markers)
-        return [r for r in rewards if r.marker is None or r.marker in markers]
-
-    ticket_rows = []
-    for colour in model.ticket_colours:
-        ticket_rows.append(
-            [
-                cell(swatch(colour.hex, page.t(colour.name)), text(page.t(colour.name))),
-                *(
-                    cell(text(sum(r.count for r in in_play(n) if r.ticket == colour.id)))
-                    for n in counts
-                ),
-            ]
-        )
-    tables.setup.append(
-        table(
-            page.ui("setup_derived"),
-            [cell(text(page.ui("per_player_count"))), *page.players_head(counts)],
-            [
-                [
-                    cell(text(page.ui("rewards_in_play"))),
-                    *(cell(text(sum(r.count for r in in_play(n)))) for n in counts),
-                ],
-                [
-                    cell(text(page.ui("gasha_in_decks"))),
-                    *(cell(text(gasha_total - n * model.setup[n].hand)) for n in counts),
-                ],
-            ],
-            cls="numeric",
-        )
-    )
-    tables.setup.append(
-        table(
-            page.ui("ticket_halves"),
-            [cell(text(page.ui("colour"))), *page.players_head(counts)],
-            ticket_rows,
-            cls="numeric",
-        )
-    )
-    return tables
-
-
-def _gotchacards_tables(page: Page) -> GameTables:
-    model: Any = page.model
-    tables = GameTables(no_gallery={"main"})
-    rows = []
-    for c in model.decks.main.cards:
-        name = [text(page.t(c.name))]
-        if c.advanced:
-            name.append(marker(page.ui("advanced_mark"), dark=True))
-        rows.append(
-            [
-                cell(page.card(c.id, size="s", caption="")),
-                cell(*name),
-                cell(text(page.words.label("values", c.type))),
-                cell(text(c.count)),
-                cell(*runs(page.t(c.text) if c.text else "")),
-            ]
-        )
-    tables.decks["main"] = [
-        table(
-            page.ui("gotchacards_list"),
-            [
-                cell(),
-                cell(text(page.ui("name"))),
-                cell(text(page.ui("type"))),
-                cell(text(page.ui("copies"))),
-                cell(text(page.ui("card_text"))),
-            ],
-            rows,
-            cls="cards-list",
-            row_heads=False,
-            foot=[
-                cell(text(page.ui("total"))),
-                cell(text(page.ui("beginner_total", n=model.deck_size(beginner=True)))),
-                cell(text("")),
-                cell(text(model.deck_size())),
-                cell(text("")),
-            ],
-        )
-    ]
-    draft = model.competitive.draft
-    tables.setup.append(
-        table(
-            page.ui("draft_table"),
-            [cell(text(page.ui("step"))), cell(text(page.ui("cards")))],
-            [
-                [cell(text(page.words.label("fields", "draft_draw"))), cell(text(draft.draw))],
-                [cell(text(page.words.label("fields", "draft_keep"))), cell(text(draft.keep))],
-                [
-                    cell(text(page.words.label("fields", "draft_first_pick"))),
-                    cell(text(page.words.label("values", draft.first_pick))),
-                ],
-                [
-                    cell(text(page.words.label("fields", "draft_player2_draw"))),
-                    cell(text(draft.player2_draw)),
-                ],
-                [cell(text(page.words.label("fields", "draft_hand"))), cell(text(draft.hand))],
-            ],
-            cls="numeric",
-        )
-    )
-    deal = model.party.deal
-    tables.setup.append(
-        table(
-            page.ui("party_deal"),
-            [cell(text(page.ui("per_player_count"))), *page.players_head(sorted(deal))],
-            [
-                [
-                    cell(text(page.words.label("fields", "hand"))),
-                    *(cell(text(deal[n])) for n in sorted(deal)),
-                ]
-            ],
-            cls="numeric",
-        )
-    )
-    tables.play.append(
-        table(
-            page.ui("turns_table"),
-            [
-                cell(text(page.ui("turn"))),
-                cell(text(page.ui("places_first"))),
-                cell(text(page.ui("cards_to_place"))),
-            ],
-            [
-                [
-                    cell(text(i + 1)),
-                    cell(text(page.words.label("values", turn.first))),
-                    cell(
-                        text(
-                            page.ui("place_all")
-                            if turn.play_all
-                            else page.ui("place_at_least", n=turn.min_cards)
-                        )
-                    ),
-                ]
-                for i, turn in enumerate(model.competitive.turns)
-            ],
-            cls="numeric",
-        )
-    )
-    over = model.competitive.overtime
-    tables.play.append(
-        table(
-            page.ui("overtime_table"),
-            [cell(text(page.ui("overtime_turn"))), *(cell(text(i)) for i in range(1, 5))],
-            [
-                [
-                    cell(text(page.ui("cards_drawn"))),
-                    *(
-                        cell(text(over.first_draw + (i - 1) * over.draw_increment))
-                        for i in range(1, 5)
-                    ),
-                ]
-            ],
-            cls="numeric compact",
-            note=page.ui("overtime_note"),
-        )
-    )
-    tables.variants.append(
-        table(
-            page.t(model.beginner.name),
-            [cell(text(page.ui("deck"))), cell(text(page.ui("cards")))],
-            [
-                [cell(text(page.ui("full_deck"))), cell(text(model.deck_size()))],
-                [
-                    cell(text(page.t(model.beginner.name))),
-                    cell(text(model.deck_size(beginner=True))),
-                ],
-            ],
-            cls="numeric",
-            note=page.t(model.beginner.text),
-        )
-    )
-    return tables
-
-
-GAME_TABLES: dict[str, Callable[[Page], GameTables]] = {
-    "gachapon-trick": _gachapon_tables,
-    "gotcha": _gotcha_tables,
-    "rps-fire": _rps_tables,
-    "gasha": _gasha_tables,
-    "gotchacards": _gotchacards_tables,
-}
 """The tables each game adds to its book, beyond the shared ones (components, setup)."""
 
 
