@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -170,6 +170,30 @@ class State(ABC):
     def end_condition(self) -> str:
         """Why the game ended, for statistics (one word or short phrase)."""
         return "finished"
+
+
+#: The phase of a PhasedState once its game is over.
+OVER = "over"
+
+
+class PhasedState(State):
+    """A state that keeps the step it is at in ``phase`` (``OVER`` once the game has ended) and
+    the seat to act in ``turn``: the shape every game's engine here takes."""
+
+    phase: str
+    turn: int
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self.turn
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+
+def card_ids(cards: Iterable[Any]) -> tuple[str, ...]:
+    """The ids of some cards, in order: how snapshots record a hand or a pile."""
+    return tuple(card.id for card in cards)
 
 
 class Game:

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from gachapress.data.model import Card
-from gachapress.engine.core import Action, Game, State
+from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids
 from gachapress.games.gachapon_trick import rules
 from gachapress.games.gachapon_trick.model import GachaponTrick, ToyCard
 
-PLAY, BUY, LAST, REFUND, OVER = "play", "buy", "last", "refund", "over"
+PLAY, BUY, LAST, REFUND = "play", "buy", "last", "refund"
 DONE = Action("done")
 BUY_TOP = Action("buy", "top of deck")
 
@@ -30,7 +30,7 @@ class _Tables:
         self.refund_action = {c.id: Action("refund", c.id) for c in self.toys}
 
 
-class GachaponState(State):
+class GachaponState(PhasedState):
     """A game of Gachapon Trick in progress (seed: every section; clarifications in YAML)."""
 
     max_actions_per_player: ClassVar[int] = 400
@@ -87,13 +87,6 @@ class GachaponState(State):
         self.event("round", round=self.round, lead=lead)
 
     # -- the API -------------------------------------------------------------------------------
-    @property
-    def current_player(self) -> int | None:
-        return None if self.phase == OVER else self.turn
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def scores(self) -> list[int]:
         return list(self.points)
 
@@ -318,7 +311,7 @@ class GachaponState(State):
         }
 
     def snapshot(self) -> Any:
-        ids = lambda cards: tuple(c.id for c in cards)  # noqa: E731
+        ids = card_ids
         return (
             self.round,
             self.phase,

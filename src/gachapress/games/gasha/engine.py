@@ -24,11 +24,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from gachapress.engine.core import Action, Game, State
+from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids
 from gachapress.games.gasha import rules
 from gachapress.games.gasha.model import BonusToken, Gasha, GashaCard, SetRewardCard
 
-TURN, DRAW, PAY, TAKE, OVER = "turn", "draw", "pay", "take", "over"
+TURN, DRAW, PAY, TAKE = "turn", "draw", "pay", "take"
 PASS = Action("pass")
 
 
@@ -85,7 +85,7 @@ class _Setup:
     tokens: int
 
 
-class GashaState(State):
+class GashaState(PhasedState):
     """A game of Gasha in progress (seed: every section; clarifications in YAML)."""
 
     max_actions_per_player: ClassVar[int] = 600
@@ -154,13 +154,6 @@ class GashaState(State):
         return [items[i] for i in sorted(range(len(items)), key=keys.__getitem__)]
 
     # -- the API -------------------------------------------------------------------------------
-    @property
-    def current_player(self) -> int | None:
-        return None if self.phase == OVER else self.turn
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def scores(self) -> list[int]:
         kinds = self.tables.kinds
         return [
@@ -525,7 +518,7 @@ class GashaState(State):
         return hidden - seen
 
     def snapshot(self) -> Any:
-        ids = lambda cards: tuple(c.id for c in cards)  # noqa: E731
+        ids = card_ids
         return (
             self.phase,
             self.turn,

@@ -22,11 +22,11 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from gachapress.data.model import Card
-from gachapress.engine.core import Action, Game, State
+from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids
 from gachapress.games.gotcha import rules
 from gachapress.games.gotcha.model import GachaCard, Gotcha, ITunedCard, NoticeCard
 
-SETUP, PLACE, REVEAL, ANNOUNCE, OVER = "setup", "place", "reveal", "announce", "over"
+SETUP, PLACE, REVEAL, ANNOUNCE = "setup", "place", "reveal", "announce"
 KEEP, REDRAW = Action("keep"), Action("redraw")
 DONE, PASS = Action("done"), Action("pass")
 
@@ -63,7 +63,7 @@ def _ids(cards: list[Any]) -> list[str]:
     return list(map(_ID, cards))
 
 
-class GotchaState(State):
+class GotchaState(PhasedState):
     """A game of GOTCHA! in progress (seed: every section; clarifications in YAML).
 
     Where the cards are: ``draw`` (the iTuned and notice deck, top last), ``gacha_deck`` (top
@@ -168,13 +168,6 @@ class GotchaState(State):
         self.event("redraw", seat=seat, shown=_ids(shown))
 
     # -- the API -------------------------------------------------------------------------------
-    @property
-    def current_player(self) -> int | None:
-        return None if self.phase == OVER else self.turn
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def scores(self) -> list[int]:
         return [
             rules.final_score(self.model, self.claimed[s], self.hands[s] + self.placed[s])
@@ -523,7 +516,7 @@ class GotchaState(State):
         return hidden - visible
 
     def snapshot(self) -> Any:
-        ids = lambda cards: tuple(c.id for c in cards)  # noqa: E731
+        ids = card_ids
         return (
             self.phase,
             self.turn,

@@ -19,12 +19,12 @@ from collections.abc import Iterable
 from functools import partial
 from typing import Any, ClassVar
 
-from gachapress.engine.core import Action, Game, State
+from gachapress.engine.core import OVER, Action, Game, PhasedState
 from gachapress.games.gotchacards import rules
 from gachapress.games.gotchacards.model import GotchaCard, GotchaCards
 from gachapress.games.spec import EngineSpec
 
-KEEP, PICK, PLACE, PLAY, EFFECT, STEAL, ROLE, OVER = (
+KEEP, PICK, PLACE, PLAY, EFFECT, STEAL, ROLE = (
     "keep",
     "pick",
     "place",
@@ -32,7 +32,6 @@ KEEP, PICK, PLACE, PLAY, EFFECT, STEAL, ROLE, OVER = (
     "effect",
     "steal",
     "role",
-    "over",
 )
 COMPETITIVE, PARTY = "competitive", "party"
 DONE = Action("done")
@@ -88,7 +87,7 @@ class _Tables:
         return action
 
 
-class GotchaState(State):
+class GotchaState(PhasedState):
     """What both modes share: the deck and trash, hands, victory piles, drawing, the pausing
     resolution of a turn and the steps that finish it."""
 
@@ -127,13 +126,6 @@ class GotchaState(State):
         self.steal_options: list[int] = []
 
     # -- the API -------------------------------------------------------------------------------
-    @property
-    def current_player(self) -> int | None:
-        return None if self.phase == OVER else self.turn
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def winners(self) -> list[int]:
         return [] if self.winner is None else [self.winner]
 

@@ -18,12 +18,12 @@ import random
 from itertools import chain
 from typing import Any, ClassVar
 
-from gachapress.engine.core import Action, Game, State
+from gachapress.engine.core import OVER, Action, Game, PhasedState
 from gachapress.errors import GachapressError
 from gachapress.games.rps_fire import rules
 from gachapress.games.rps_fire.model import RpsCard, RpsFire
 
-PLAY, GIVE, OVER = "play", "give", "over"
+PLAY, GIVE = "play", "give"
 DRAW = Action("draw")
 PASS = Action("pass")
 
@@ -86,7 +86,7 @@ class _Seating:
             self.takers[direction] = per_giver
 
 
-class RpsFireState(State):
+class RpsFireState(PhasedState):
     """A game of Rock, Paper, Scissors, Fire in progress (seed: every section; clarifications
     in rules/rps-fire/clarifications.yaml)."""
 
@@ -141,13 +141,6 @@ class RpsFireState(State):
         self.event("round", round=self.round, starter=self.starter, top=self.pile[-1])
 
     # -- the API -------------------------------------------------------------------------------
-    @property
-    def current_player(self) -> int | None:
-        return None if self.phase == OVER else self.turn
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def scores(self) -> list[int]:
         return list(self.totals)
 
