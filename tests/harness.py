@@ -88,6 +88,7 @@ def simulate(
     games: int,
     *,
     mode: str | None = None,
+    options: tuple[str, ...] = (),
     seed: int = 0,
     full_check_every: int = 25,
     on_action: Callable[[State, Action], None] | None = None,
@@ -98,7 +99,7 @@ def simulate(
     for index in range(games):
         game_seed = seed * 1_000_003 + index
         chooser = random.Random(game_seed)
-        state = game.new_game(players=players, seed=game_seed, mode=mode)
+        state = game.new_game(players=players, seed=game_seed, mode=mode, options=options)
         limit = state.max_actions_per_player * players
         seen_actions: list[Action] = []
         steps = 0

@@ -31,6 +31,10 @@ def test_list_json_shape() -> None:
         "toys": {"cards": 49, "faces": 49},
         "refund": {"cards": 1, "faces": 1},
     }
+    assert trick["options"] == {}
+    beginner = games["gotchacards"]["options"]["beginner"]
+    assert beginner["modes"] == ["competitive", "party"]
+    assert "42 cards" in beginner["help"]
 
 
 def test_cards_json_has_one_record_per_face() -> None:

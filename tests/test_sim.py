@@ -43,10 +43,25 @@ def test_report_shape_and_sense() -> None:
     assert report["end_conditions"] == {"finished": 1.0}
 
 
+def test_an_option_changes_the_games_and_is_reported() -> None:
+    args = ["sim", "gotchacards", "--players", "2", "--mode", "party", "--games", "200", "--json"]
+    plain = json.loads(run_cli(*args).out)
+    beginner = json.loads(run_cli(*args, "--option", "beginner").out)
+    assert plain["options"] == [] and beginner["options"] == ["beginner"]
+    assert beginner["games"] == 200
+    assert {k: v for k, v in plain.items() if k != "options"} != {
+        k: v for k, v in beginner.items() if k != "options"
+    }
+    text = run_cli(*args[:-1], "--option", "beginner")
+    assert text.code == 0 and "gotchacards party beginner 2 players" in text.out
+
+
 def test_usage_errors() -> None:
     assert run_cli("sim", "gachapon-trick", "--players", "7", "--games", "1").code == 2
     assert run_cli("sim", "gachapon-trick", "--players", "3", "--bots", "genius").code == 2
     assert run_cli("sim", "gachapon-trick", "--players", "3", "--mode", "party").code == 2
+    unknown = run_cli("sim", "gachapon-trick", "--players", "3", "--option", "beginner")
+    assert unknown.code == 2 and "no option 'beginner'" in unknown.err
 
 
 def test_run_sim_merges_chunks_like_one_pass() -> None:

@@ -37,20 +37,29 @@ TOLERANCE = 2.0
 
 def render(game_id: str, key: str, folder: Path) -> Path:
     measure = Measure(ROOT / "build" / "fonts")
-    decks = game_faces(load_rules(game_id), ROOT / "templates",
-                       load_presets(ROOT / "templates" / "print.yaml"), measure)
+    decks = game_faces(
+        load_rules(game_id),
+        ROOT / "templates",
+        load_presets(ROOT / "templates" / "print.yaml"),
+        measure,
+    )
     faces = {f.key: f for d in decks for f in [*(f for f, _ in d.fronts), d.back]}
     face = faces[key]
     shape = face.shape
     width, height = shape.width + 2 * shape.bleed, shape.height + 2 * shape.bleed
     pdf = folder / f"{key}.pdf"
-    canvas = Canvas(str(pdf), pagesize=(width * MM, height * MM), invariant=1,
-                    initialFontName=measure.name("regular"))
+    canvas = Canvas(
+        str(pdf),
+        pagesize=(width * MM, height * MM),
+        invariant=1,
+        initialFontName=measure.name("regular"),
+    )
     FacePainter(canvas).place(face, shape.bleed, shape.bleed, (shape.bleed,) * 4)
     canvas.showPage()
     canvas.save()
-    subprocess.run(["pdftoppm", "-r", "40", "-png", "-singlefile", str(pdf), str(folder / key)],
-                   check=True)
+    subprocess.run(
+        ["pdftoppm", "-r", "40", "-png", "-singlefile", str(pdf), str(folder / key)], check=True
+    )
     return folder / f"{key}.png"
 
 

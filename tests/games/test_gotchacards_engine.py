@@ -7,8 +7,10 @@ every other card stays in the deck, so the card count holds throughout.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -19,12 +21,11 @@ from gachapress.games.gotchacards.engine import (
     CompetitiveState,
     GotchaState,
     PartyState,
-    beginner_game,
 )
 from tests.harness import Tally, games_per_count, simulate
 
 GAME = load_game("gotchacards")
-BEGINNER = beginner_game(GAME)
+BEGINNER = ("beginner",)
 ADVANCED = {c.id for c in GAME.model.decks.main.cards if c.advanced}
 #: The seed's "Rock beats Scissors | Scissors beats Paper | Paper beats Rock", typed again here
 #: so that the recounts below do not use the rule functions.
@@ -630,7 +631,7 @@ def test_a_whole_two_player_party_game() -> None:
 
 def test_beginner_deck_leaves_out_the_black_symbol_cards() -> None:
     for mode, players in (("competitive", 2), ("party", 4)):
-        state = BEGINNER.new_game(players=players, seed=2, mode=mode)
+        state = GAME.new_game(players=players, seed=2, mode=mode, options=BEGINNER)
         assert isinstance(state, GotchaState) and state.beginner
         every = Counter(c for place in state._places() for c in place if c is not None)
         assert sum(every.values()) == 42 and not set(every) & ADVANCED
@@ -639,11 +640,26 @@ def test_beginner_deck_leaves_out_the_black_symbol_cards() -> None:
     assert events(state, "deck") == [{"event": "deck", "beginner": False, "cards": 54}]
 
 
-def test_beginner_logs_replay_only_with_the_beginner_deck() -> None:
-    state, _ = play_game(BEGINNER, 3, 5, "party")
-    assert replay(BEGINNER, state.log).snapshot() == state.snapshot()
+def test_beginner_logs_record_the_option_and_replay_with_it() -> None:
+    state, _ = play_game(GAME, 3, 5, "party", options=BEGINNER)
+    assert state.log[0]["options"] == ["beginner"]
+    assert replay(GAME, state.log).snapshot() == state.snapshot()
+    without = [{k: v for k, v in state.log[0].items() if k != "options"}, *state.log[1:]]
     with pytest.raises(ReplayError, match="entry 1"):
-        replay(GAME, state.log)
+        replay(GAME, without)
+    assert "options" not in GAME.new_game(players=3, seed=5, mode="party").log[0]
+
+
+def test_unknown_or_misplaced_options_are_refused() -> None:
+    with pytest.raises(ValueError, match=r"no option 'expert'.*options: beginner"):
+        GAME.new_game(players=2, seed=1, mode="competitive", options=["expert"])
+    with pytest.raises(TypeError, match="not one string"):
+        GAME.new_game(players=2, seed=1, mode="competitive", options="beginner")
+    party_only = copy.copy(GAME)
+    party_only.options = {"beginner": replace(GAME.options["beginner"], modes=("party",))}
+    with pytest.raises(ValueError, match="beginner option is not used in competitive mode"):
+        party_only.new_game(players=2, seed=1, mode="competitive", options=BEGINNER)
+    assert party_only.new_game(players=2, seed=1, mode="party", options=BEGINNER).beginner
 
 
 def test_same_seed_same_game() -> None:
@@ -802,10 +818,11 @@ def test_random_beginner_games_hold_every_invariant(mode: str, players: int) -> 
     recount = _competitive_recount if mode == "competitive" else _party_recount
     games = games_per_count(300)
     tally = simulate(
-        BEGINNER,
+        GAME,
         players,
         games,
         mode=mode,
+        options=BEGINNER,
         seed=7,
         full_check_every=40,
         on_action=no_advanced_card,

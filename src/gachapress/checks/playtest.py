@@ -14,19 +14,23 @@ GAMES = 3
 
 
 def playtest(game: GameData) -> Iterator[Problem]:
-    """Each game must run to its end with random players, its invariants holding at the end."""
+    """Each game must run to its end with random players, with and without each option, its
+    invariants holding at the end."""
     if game.spec.engine is None:
         return
     engine = Game(game)
     for mode_id, mode in game.model.modes.items():
+        variants = [(), *((o.name,) for o in engine.options.values() if mode_id in o.modes)]
         for players in mode.players:
-            for seed in range(GAMES):
-                try:
-                    state, _ = play_game(engine, players, seed, mode_id)
-                    state.check_invariants()
-                except Exception as exc:  # any failure of the engine is the check's finding
-                    yield game.where(("modes", mode_id, "players")).problem(
-                        f"a random {players}-player {mode_id} game (seed {seed}) failed: "
-                        f"{type(exc).__name__}: {exc}"
-                    )
-                    break
+            for options in variants:
+                for seed in range(GAMES):
+                    try:
+                        state, _ = play_game(engine, players, seed, mode_id, options=options)
+                        state.check_invariants()
+                    except Exception as exc:  # any failure of the engine is the check's finding
+                        named = "".join(f" {name}" for name in options)
+                        yield game.where(("modes", mode_id, "players")).problem(
+                            f"a random {players}-player {mode_id}{named} game (seed {seed}) "
+                            f"failed: {type(exc).__name__}: {exc}"
+                        )
+                        break

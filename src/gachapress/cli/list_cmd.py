@@ -10,11 +10,13 @@ import typer
 
 from gachapress.cli.common import RootOption, load_or_report, select_games
 from gachapress.data.load import GameData
+from gachapress.engine.core import Game
 
 
 def summary(game: GameData) -> dict[str, Any]:
     """The `list --json` record of one game (see DESIGN.md, "Command line")."""
     model = game.model
+    options = Game(game).options if game.spec.engine else {}
     return {
         "name": model.name.get("en", next(iter(model.name.values()))),
         "names": dict(model.name),
@@ -22,6 +24,10 @@ def summary(game: GameData) -> dict[str, Any]:
         "decks": {
             deck_id: {"cards": deck.size(), "faces": len(deck.faces())}
             for deck_id, deck in model.deck_items()
+        },
+        "options": {
+            name: {"help": option.help, "modes": list(option.modes)}
+            for name, option in options.items()
         },
     }
 
@@ -41,6 +47,7 @@ def list_games(
             decks = ", ".join(
                 f"{d} {n['cards']} ({n['faces']} faces)" for d, n in info["decks"].items()
             )
-            typer.echo(f"{game_id:15} {info['name']} — {modes} — {decks}")
+            extra = "".join(f" — option {name}" for name in info["options"])
+            typer.echo(f"{game_id:15} {info['name']} — {modes} — {decks}{extra}")
     if None in loaded:
         raise typer.Exit(1)

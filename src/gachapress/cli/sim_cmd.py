@@ -24,6 +24,12 @@ def sim(
     games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the whole run.")] = 0,
     mode: Annotated[str | None, typer.Option("--mode", help="Game mode (see `list`).")] = None,
+    options: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option", metavar="NAME", help="Switch on a game option (see `list`); repeatable."
+        ),
+    ] = None,
     bots: Annotated[
         str,
         typer.Option(
@@ -42,7 +48,8 @@ def sim(
     if load_or_report(game_id, root) is None:
         raise typer.Exit(1)
     names = tuple(b.strip() for b in bots.split(",") if b.strip()) or ("random",)
-    spec = SimSpec(game_id, players, games, seed, mode, names, rules_dir(root))
+    switches = tuple(sorted(set(options or ())))
+    spec = SimSpec(game_id, players, games, seed, mode, names, rules_dir(root), switches)
     started = time.perf_counter()
     try:
         summary = _run(spec, jobs, show_progress=sys.stderr.isatty() and not as_json)
@@ -52,6 +59,7 @@ def sim(
     report = {
         "game": game_id,
         "mode": mode,
+        "options": list(switches),
         "players": players,
         "seed": seed,
         "bots": list(names),
@@ -80,9 +88,10 @@ def _run(spec: SimSpec, jobs: int, show_progress: bool):
 
 def _print(report: dict[str, Any], elapsed: float) -> None:
     console = Console()
+    variant = "".join(f" {name}" for name in (report["mode"], *report["options"]) if name)
     console.print(
-        f"[bold]{report['game']}[/] {report['players']} players, {report['games']} games, "
-        f"seed {report['seed']}, bots {','.join(report['bots'])}  "
+        f"[bold]{report['game']}[/]{variant} {report['players']} players, {report['games']} "
+        f"games, seed {report['seed']}, bots {','.join(report['bots'])}  "
         f"({report['games'] / elapsed:,.0f} games/s)",
         soft_wrap=True,
     )

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from gachapress.data.load import GameData, load_rules
 from gachapress.errors import GachapressError
+from gachapress.games.spec import EngineOption
 
 
 class IllegalAction(GachapressError, ValueError):
@@ -76,15 +77,18 @@ class State(ABC):
     #: Attributes holding immutable data derived from the model, shared by ``clone()``.
     shared_attributes: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, game: Game, players: int, seed: int, mode: str) -> None:
+    def __init__(
+        self, game: Game, players: int, seed: int, mode: str, options: Iterable[str] = ()
+    ) -> None:
         self.game = game
         self.players = players
         self.seed = seed
         self.mode = mode
         self.rng = random.Random(seed)
-        self.log: list[dict[str, Any]] = [
-            {"event": "start", "game": game.id, "players": players, "seed": seed, "mode": mode}
-        ]
+        start = {"event": "start", "game": game.id, "players": players, "seed": seed, "mode": mode}
+        if options:
+            start["options"] = sorted(options)
+        self.log: list[dict[str, Any]] = [start]
         self._legal: list[Action] | None = None
 
     # -- the API ------------------------------------------------------------------------------
@@ -207,6 +211,9 @@ class Game:
         self.model = data.model
         self.id = data.id
         self.engine = engine
+        self.options: dict[str, EngineOption] = {
+            option.name: option for option in (engine.options(self.model) if engine.options else [])
+        }
         self._tables: dict[str, Any] = {}
 
     def __deepcopy__(self, memo: dict[int, object]) -> Game:
@@ -222,8 +229,11 @@ class Game:
     def modes(self) -> dict[str, list[int]]:
         return {mode_id: list(mode.players) for mode_id, mode in self.model.modes.items()}
 
-    def new_game(self, players: int, seed: int = 0, mode: str | None = None) -> State:
-        """A new game for ``players`` seats, dealt from ``seed``."""
+    def new_game(
+        self, players: int, seed: int = 0, mode: str | None = None, options: Iterable[str] = ()
+    ) -> State:
+        """A new game for ``players`` seats, dealt from ``seed``, with the named ``options``
+        switched on (see ``self.options``)."""
         modes = self.modes
         if mode is None:
             mode = next(iter(modes)) if len(modes) == 1 else "standard"
@@ -234,7 +244,22 @@ class Game:
             raise ValueError(f"{self.id} {mode} is for {counts} players, not {players}")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TypeError("seed must be an integer")
-        return self.engine.state(self, players, seed, mode)
+        switches = self.check_options(options, mode)
+        return self.engine.state(self, players, seed, mode, **dict.fromkeys(switches, True))
+
+    def check_options(self, options: Iterable[str], mode: str) -> list[str]:
+        """The option names, sorted, once each known and allowed in ``mode``; else ValueError."""
+        if isinstance(options, str):
+            raise TypeError("options is a collection of option names, not one string")
+        names = sorted(set(options))
+        for name in names:
+            option = self.options.get(name)
+            if option is None:
+                known = ", ".join(self.options) or "none"
+                raise ValueError(f"{self.id} has no option {name!r} (options: {known})")
+            if mode not in option.modes:
+                raise ValueError(f"the {name} option is not used in {mode} mode")
+        return names
 
 
 def load_game(game_id: str, rules_dir: Path | None = None) -> Game:

@@ -38,10 +38,15 @@ def make_bots(game: Game, names: Sequence[str], players: int, seed: int) -> list
 
 
 def play_game(
-    game: Game, players: int, seed: int, mode: str | None = None, bots: Sequence[str] = ()
+    game: Game,
+    players: int,
+    seed: int,
+    mode: str | None = None,
+    bots: Sequence[str] = (),
+    options: Sequence[str] = (),
 ) -> tuple[State, GameResult]:
-    """Play one game to its end with the named bots."""
-    state = game.new_game(players=players, seed=seed, mode=mode)
+    """Play one game, started with ``options``, to its end with the named bots."""
+    state = game.new_game(players=players, seed=seed, mode=mode, options=options)
     seats = make_bots(game, bots, players, seed)
     limit = state.max_actions_per_player * players
     actions = 0

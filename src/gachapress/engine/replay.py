@@ -17,7 +17,12 @@ def replay(game: Game, log: list[dict[str, Any]]) -> State:
     if not log or log[0].get("event") != "start" or log[0].get("game") != game.id:
         raise ReplayError(f"the log does not start a game of {game.id}")
     start = log[0]
-    state = game.new_game(players=start["players"], seed=start["seed"], mode=start["mode"])
+    state = game.new_game(
+        players=start["players"],
+        seed=start["seed"],
+        mode=start["mode"],
+        options=start.get("options", ()),
+    )
     for index, entry in enumerate(log):
         if index < len(state.log):
             if state.log[index] != entry:

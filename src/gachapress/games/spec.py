@@ -56,14 +56,29 @@ class RuleSet:
 CheckFunction = Callable[..., Iterable[Any]]
 
 
+@dataclass(frozen=True)
+class EngineOption:
+    """A switch ``new_game(options=...)`` and ``sim --option`` accept: a variant of the rules
+    (a beginner deck...), off unless named."""
+
+    name: str
+    help: str
+    """One line for ``list`` and ``--help``."""
+    modes: tuple[str, ...]
+    """The modes it may be used in."""
+
+
 @dataclass
 class EngineSpec:
-    """How a game is played: its State class and the bots it defines beyond `random`."""
+    """How a game is played: its State class, the bots it defines beyond `random`, and the
+    options its games may be started with."""
 
     state: Callable[..., Any]
-    """Called as ``state(game, players, seed, mode)`` to start a game."""
+    """Called as ``state(game, players, seed, mode, **{option: True ...})`` to start a game."""
     bots: dict[str, Callable[..., Any]] = field(default_factory=dict)
     """Bot factories by name, each called as ``factory(game, seat, seed)``."""
+    options: Callable[[Any], list[EngineOption]] | None = None
+    """The options, read from the game's validated model."""
 
 
 @dataclass

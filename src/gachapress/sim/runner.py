@@ -27,6 +27,7 @@ class SimSpec:
     mode: str | None = None
     bots: tuple[str, ...] = ("random",)
     rules_dir: Path | None = None
+    options: tuple[str, ...] = ()
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -45,7 +46,8 @@ def _play_chunk(job: tuple[SimSpec, int, int]) -> Summary:
     game = _game(spec)
     summary = Summary(spec.players)
     for index in range(start, stop):
-        _, result = play_game(game, spec.players, game_seed(spec.seed, index), spec.mode, spec.bots)
+        seed = game_seed(spec.seed, index)
+        _, result = play_game(game, spec.players, seed, spec.mode, spec.bots, spec.options)
         summary.add(result)
     return summary
 
@@ -64,7 +66,8 @@ def _game(spec: SimSpec) -> Game:
 def run_sim(spec: SimSpec, jobs: int = 1, progress: Callable[[int], None] | None = None) -> Summary:
     """Play the games of ``spec`` on ``jobs`` processes; ``progress`` hears of finished games."""
     game = _game(spec)
-    game.new_game(players=spec.players, seed=0, mode=spec.mode)  # fail early on a bad count
+    # fail early on a bad player count or option
+    game.new_game(players=spec.players, seed=0, mode=spec.mode, options=spec.options)
     make_bots(game, spec.bots, spec.players, 0)  # and on an unknown bot
     total = Summary(spec.players)
     work = list(_chunks(spec))

@@ -2,7 +2,7 @@
 
 from gachapress.games.gotchacards import checks
 from gachapress.games.gotchacards.bots import GreedyBot
-from gachapress.games.gotchacards.engine import new_state
+from gachapress.games.gotchacards.engine import engine_options, new_state
 from gachapress.games.gotchacards.model import GotchaCards
 from gachapress.games.gotchacards.rules import RULES
 from gachapress.games.spec import EngineSpec, GameSpec
@@ -10,7 +10,7 @@ from gachapress.games.spec import EngineSpec, GameSpec
 SPEC = GameSpec(
     model=GotchaCards,
     rules=RULES,
-    engine=EngineSpec(state=new_state, bots={"greedy": GreedyBot}),
+    engine=EngineSpec(state=new_state, bots={"greedy": GreedyBot}, options=engine_options),
     checks={
         "beats-cycle": checks.beats_cycle,
         "effects-fit-types": checks.effects_fit_types,

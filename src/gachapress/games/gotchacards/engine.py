@@ -16,13 +16,12 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterable
-from functools import partial
 from typing import Any, ClassVar
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState
 from gachapress.games.gotchacards import rules
 from gachapress.games.gotchacards.model import GotchaCard, GotchaCards
-from gachapress.games.spec import EngineSpec
+from gachapress.games.spec import EngineOption
 
 KEEP, PICK, PLACE, PLAY, EFFECT, STEAL, ROLE = (
     "keep",
@@ -34,6 +33,8 @@ KEEP, PICK, PLACE, PLAY, EFFECT, STEAL, ROLE = (
     "role",
 )
 COMPETITIVE, PARTY = "competitive", "party"
+#: The option that plays with the beginner deck.
+BEGINNER = "beginner"
 DONE = Action("done")
 BECOME = (Action("become", "player1"), Action("become", "player2"))
 #: The steps that finish a resolved turn, in order (clarifications effect-priority-and-lanes,
@@ -96,11 +97,9 @@ class GotchaState(PhasedState):
     def __init__(
         self, game: Game, players: int, seed: int, mode: str, *, beginner: bool = False
     ) -> None:
-        super().__init__(game, players, seed, mode)
+        super().__init__(game, players, seed, mode, (BEGINNER,) if beginner else ())
         model = game.model
         assert isinstance(model, GotchaCards)
-        if beginner and mode not in model.beginner.modes:
-            raise ValueError(f"the beginner deck is not used in {mode} mode")
         self.model = model
         self.per_card = model.points_per_card
         self.tables: _Tables = game.tables("gotchacards", lambda: _Tables(model))
@@ -928,13 +927,10 @@ def new_state(
     return kind(game, players, seed, mode, beginner=beginner)
 
 
-def beginner_game(game: Game) -> Game:
-    """The same game played with the beginner deck: every advanced (black-symbol) card left out
-    (seed, Competitive "Setting Up"; clarifications advanced-cards, beginner-in-party).
-
-    ``beginner_game(load_game("gotchacards")).new_game(players=2, seed=1, mode="competitive")``;
-    its logs replay with ``replay(beginner_game(game), log)``.
-    """
-    variant = copy.copy(game)
-    variant.engine = EngineSpec(state=partial(new_state, beginner=True), bots=game.engine.bots)
-    return variant
+def engine_options(model: GotchaCards) -> list[EngineOption]:
+    """The beginner deck, an option of the modes the model allows it in: every advanced
+    (black-symbol) card left out (seed, Competitive "Setting Up"; clarifications
+    advanced-cards, beginner-in-party)."""
+    size = model.deck_size(beginner=True)
+    text = f"{model.beginner.name['en']}: the {size} cards without the advanced ones"
+    return [EngineOption(BEGINNER, text, tuple(model.beginner.modes))]
