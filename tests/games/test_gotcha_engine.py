@@ -26,7 +26,7 @@ GACHA_IDS = [c.id for c in GAME.model.decks.gacha.cards]
 
 class Dice:
     """A scripted random generator: ``randrange`` gives the scripted d10 faces in turn, and
-    ``shuffle`` leaves a deck as it is."""
+    ``shuffle`` leaves a deck as it is (``use`` puts both in a state)."""
 
     def __init__(self, *faces: int) -> None:
         self.faces = list(faces)
@@ -40,6 +40,11 @@ class Dice:
 
     def getstate(self) -> tuple[int, ...]:
         return tuple(self.faces)
+
+    def use(self, state: GotchaState) -> None:
+        """Roll and shuffle for ``state`` from now on."""
+        state.rng = self  # type: ignore[assignment]
+        state.shuffle = self.shuffle  # type: ignore[method-assign]
 
 
 def started(players: int, seed: int = 1) -> GotchaState:
@@ -101,7 +106,7 @@ def deal(
     state.turns = len(state.removed) + sum(map(len, state.claimed))
     state.turn_player = turn_player
     if dice is not None:
-        state.rng = dice  # type: ignore[assignment]
+        dice.use(state)
     state._start_placing()
     state._legal = None
     state.check_invariants()
@@ -165,7 +170,7 @@ def test_an_all_notice_hand_may_be_redrawn_once() -> None:
         pool.remove(CARDS[card_id])
     state.hands = [[CARDS[i] for i in hand] for hand in hands]
     state.draw = [*pool, *reversed([CARDS[i] for i in top.split()])]
-    state.rng = Dice()  # type: ignore[assignment]
+    Dice().use(state)
     state._legal = None
     state.check_invariants()
     assert legal(state) == ["keep"]  # seat 0 holds iTuned cards
@@ -512,7 +517,7 @@ def test_with_no_deck_and_no_discarded_ituned_nobody_draws() -> None:
     state.hands = [ituned[:16], ituned[16:32], ituned[32:]]
     state.placed, state.revealed = [[], [], []], [[], [], []]
     state.draw, state.discard = [], notices
-    state.rng = Dice()  # type: ignore[assignment]
+    Dice().use(state)
     state._start_placing()
     state._legal = None
     state.check_invariants()

@@ -17,6 +17,7 @@ import pytest
 
 from gachapress.engine import IllegalAction, ReplayError, load_game, replay
 from gachapress.engine.play import play_game
+from gachapress.games.gotchacards import engine as engine_module
 from gachapress.games.gotchacards.engine import (
     CompetitiveState,
     GotchaState,
@@ -667,6 +668,23 @@ def test_same_seed_same_game() -> None:
         one, _ = play_game(GAME, players, 42, mode)
         two, _ = play_game(GAME, players, 42, mode)
         assert one.log == two.log and one.snapshot() == two.snapshot()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_remembered_showdowns_play_exactly_like_resolved_ones(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    warm = load_game("gotchacards")
+    for seed in range(150):  # fills the memo
+        play_game(warm, players, seed, "party")
+    assert warm.tables("gotchacards", lambda: None).showdowns
+    monkeypatch.setattr(engine_module, "SHOWDOWN_MEMO", 0)
+    cold = load_game("gotchacards")
+    for seed in range(150):
+        remembered, _ = play_game(warm, players, seed, "party")
+        resolved, _ = play_game(cold, players, seed, "party")
+        assert remembered.log == resolved.log
+    assert not cold.tables("gotchacards", lambda: None).showdowns
 
 
 def test_modes_and_player_counts() -> None:

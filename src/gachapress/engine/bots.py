@@ -18,12 +18,13 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Picks uniformly among the legal actions, with its own seeded generator."""
+    """Picks uniformly among the legal actions with a seeded generator, which the random bots of
+    one game may share (seeding a generator costs more than a short game's every choice)."""
 
     needs_observation: ClassVar[bool] = False
 
-    def __init__(self, seed: int | str) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
 
     def choose(self, observation: dict[str, Any] | None, legal: list[Action]) -> Action:
         return legal[int(self.rng.random() * len(legal))]

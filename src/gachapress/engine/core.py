@@ -133,6 +133,19 @@ class State(ABC):
         """The winning seats once the game is over (several when they share), else []."""
 
     # -- for subclasses, replay and tests ----------------------------------------------------
+    def shuffle(self, items: list[Any]) -> None:
+        """Shuffle ``items`` in place with the game's generator: the very order
+        ``self.rng.shuffle`` gives (the same draws of ``getrandbits``), without its per-card
+        method calls, which cost more than a short game's play."""
+        getrandbits = self.rng.getrandbits
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            items[i], items[j] = items[j], items[i]
+
     def event(self, kind: str, **data: Any) -> None:
         """Record something the rules made happen (a trick won, a round scored...)."""
         self.log.append({"event": kind, **data})
@@ -215,6 +228,9 @@ class Game:
             option.name: option for option in (engine.options(self.model) if engine.options else [])
         }
         self._tables: dict[str, Any] = {}
+        self._counts = {
+            mode_id: frozenset(mode.players) for mode_id, mode in self.model.modes.items()
+        }
 
     def __deepcopy__(self, memo: dict[int, object]) -> Game:
         return self  # a copied state still plays the same game
@@ -234,16 +250,18 @@ class Game:
     ) -> State:
         """A new game for ``players`` seats, dealt from ``seed``, with the named ``options``
         switched on (see ``self.options``)."""
-        modes = self.modes
+        counts = self._counts
         if mode is None:
-            mode = next(iter(modes)) if len(modes) == 1 else "standard"
-        if mode not in modes:
-            raise ValueError(f"{self.id} has no mode {mode!r} (modes: {', '.join(modes)})")
-        if players not in modes[mode]:
-            counts = ", ".join(map(str, modes[mode]))
-            raise ValueError(f"{self.id} {mode} is for {counts} players, not {players}")
+            mode = next(iter(counts)) if len(counts) == 1 else "standard"
+        if mode not in counts:
+            raise ValueError(f"{self.id} has no mode {mode!r} (modes: {', '.join(counts)})")
+        if players not in counts[mode]:
+            allowed = ", ".join(map(str, self.modes[mode]))
+            raise ValueError(f"{self.id} {mode} is for {allowed} players, not {players}")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TypeError("seed must be an integer")
+        if not options:
+            return self.engine.state(self, players, seed, mode)
         switches = self.check_options(options, mode)
         return self.engine.state(self, players, seed, mode, **dict.fromkeys(switches, True))
 

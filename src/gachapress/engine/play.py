@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,11 +25,14 @@ class GameResult:
 def make_bots(game: Game, names: Sequence[str], players: int, seed: int) -> list[Bot]:
     """One bot per seat from names (`random`, or a bot the game defines); the last name repeats."""
     bots: list[Bot] = []
+    shared: random.Random | None = None  # one generator for the game's random bots
     for seat in range(players):
         name = names[min(seat, len(names) - 1)] if names else "random"
         bot_seed = f"{seed}/{seat}"
         if name == "random":
-            bots.append(RandomBot(bot_seed))
+            if shared is None:
+                shared = random.Random(f"{seed}/random")
+            bots.append(RandomBot(shared))
         elif name in game.engine.bots:
             bots.append(game.engine.bots[name](game, seat, bot_seed))
         else:

@@ -64,14 +64,14 @@ class GachaponState(PhasedState):
         n, row = self.players, self.row
         self.round += 1
         deck = list(self.toys)
-        self.rng.shuffle(deck)
+        self.shuffle(deck)
         self.hands = [deck[i * row.hand : (i + 1) * row.hand] for i in range(n)]
         dealt = n * row.hand
         self.piles = [
             deck[dealt + i * row.draw_pile : dealt + (i + 1) * row.draw_pile] for i in range(n)
         ]
         self.stack: list[Card] = [*deck[dealt + n * row.draw_pile :], self.refund_card]
-        self.rng.shuffle(self.stack)
+        self.shuffle(self.stack)
         self.money = [row.money] * n
         self.bank = 0  # money paid minus refunds this round (clarification where-money-goes)
         self.spent = [False] * n

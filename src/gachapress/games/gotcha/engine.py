@@ -141,9 +141,9 @@ class GotchaState(PhasedState):
     # -- setup (seed: "ゲームを遊ぶ前の準備") ----------------------------------------------------
     def _setup(self) -> None:
         self.draw: list[Card] = list(self.tables.draw_deck)
-        self.rng.shuffle(self.draw)
+        self.shuffle(self.draw)
         self.gacha_deck: list[GachaCard] = list(self.tables.gacha)
-        self.rng.shuffle(self.gacha_deck)
+        self.shuffle(self.gacha_deck)
         hand = self.model.setup[self.players].hand
         for seat in range(self.players):
             for _ in range(hand):
@@ -164,7 +164,7 @@ class GotchaState(PhasedState):
         self.redraws[seat] += 1
         self.hands[seat] = [self.draw.pop() for _ in range(min(len(shown), len(self.draw)))]
         self.draw.extend(shown)
-        self.rng.shuffle(self.draw)
+        self.shuffle(self.draw)
         self.event("redraw", seat=seat, shown=_ids(shown))
 
     # -- the API -------------------------------------------------------------------------------
@@ -447,7 +447,7 @@ class GotchaState(PhasedState):
                 else:
                     keep.append(card)
             self.discard = keep
-            self.rng.shuffle(self.draw)
+            self.shuffle(self.draw)
             self.rebuilds += 1
             self.event("rebuild", cards=len(self.draw))
         return self.draw.pop()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from typing import Any, ClassVar
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState
@@ -41,6 +41,9 @@ BECOME = (Action("become", "player1"), Action("become", "player2"))
 #: draw-order): reveal-time gains, the cards going to piles and trash with lucky bonuses, then
 #: after-scoring gains.
 STEPS = ("reveal", "cards", "after-scoring")
+#: The most choice-free Party showdowns a loaded game remembers (two players meet at most 2 x
+#: 19 x 19 of them; four players far more, so the first ones met are kept).
+SHOWDOWN_MEMO = 20_000
 
 
 class _Tables:
@@ -66,6 +69,8 @@ class _Tables:
         self.swap_seat = [self._answer(Action("swap", f"seat-{s}"), s) for s in range(most)]
         self.steal_seat = [Action("steal", f"seat-{s}") for s in range(most)]
         self.hit_lane: dict[int, Action] = {}
+        self.showdowns: dict[tuple[int | str | None, ...], dict[str, Any]] = {}
+        """Party showdowns resolved without a choice, by priority and the cards of each seat."""
         self._rotations: dict[int, list[list[int]]] = {}
 
     def rotations(self, players: int) -> list[list[int]]:
@@ -105,7 +110,7 @@ class GotchaState(PhasedState):
         self.tables: _Tables = game.tables("gotchacards", lambda: _Tables(model))
         self.beginner = beginner
         self.deck = list(self.tables.deck[beginner])
-        self.rng.shuffle(self.deck)
+        self.shuffle(self.deck)
         self.event("deck", beginner=beginner, cards=len(self.deck))
         self.trash: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(players)]
@@ -119,6 +124,7 @@ class GotchaState(PhasedState):
         self.priority = 0
         self.answers: list[rules.Answer] = []
         self.choice: rules.Choice | None = None
+        self.running: Generator[rules.Choice, rules.Answer, Any] | None = None
         self.result: dict[str, Any] = {}
         self.stage = 0
         self.steals: list[int] = []
@@ -150,7 +156,7 @@ class GotchaState(PhasedState):
                     break
                 deck = self.deck = self.trash
                 self.trash = []
-                self.rng.shuffle(deck)
+                self.shuffle(deck)
                 self.event("reshuffle", cards=len(deck))
             drawn.append(deck.pop())
         return drawn
@@ -162,16 +168,23 @@ class GotchaState(PhasedState):
 
     def _resolve(self) -> None:
         """Run the resolver with the answers given so far: pause for the next choice, or
-        finish the turn with its outcome."""
-        resolver = self._resolver()
+        finish the turn with its outcome. The paused resolver is kept to hear the next answer;
+        a copy of the state has none and re-runs a fresh one from the answers."""
+        resolver = self.running
+        self.running = None
         try:
-            choice = next(resolver)
-            for answer in self.answers:
-                choice = resolver.send(answer)
+            if resolver is None:
+                resolver = self._resolver()
+                choice = next(resolver)
+                for answer in self.answers:
+                    choice = resolver.send(answer)
+            else:
+                choice = resolver.send(self.answers[-1])
         except StopIteration as done:
             self.choice = None
             self._outcome(done.value)
             return
+        self.running = resolver
         self.choice = choice
         self.phase, self.turn = EFFECT, choice.player
 
@@ -194,18 +207,25 @@ class GotchaState(PhasedState):
 
     def _outcome(self, out: Any) -> None:
         """Keep what the resolver decided as plain data, then carry it out step by step."""
-        none = [0] * self.players
-        self.result = {
+        decided = {
             "taken": [[c.id for c in taken] for taken in out.taken],
             "trashed": [c.id for c in out.trashed],
             "bonus": out.bonus,
             "draws": out.draws,
             "steals": out.steals,
             "fights": self._fights(out),
-            "drawn": none,
-            "lucky": list(none),
-            "stolen": list(none),
         }
+        if not self.answers:
+            self._remember(decided)
+        self._carry_out(decided)
+
+    def _remember(self, decided: dict[str, Any]) -> None:
+        """Keep a resolution nobody had to choose anything in, for the same cards again."""
+
+    def _carry_out(self, decided: dict[str, Any]) -> None:
+        """Carry out a resolved turn; ``decided`` is only read, never changed."""
+        none = [0] * self.players
+        self.result = {**decided, "drawn": none, "lucky": list(none), "stolen": list(none)}
         self.stage = 0
         self._settle()
 
@@ -220,30 +240,18 @@ class GotchaState(PhasedState):
         """Carry out the resolved turn's steps (``STEPS``); pause when a Magnet's holder must
         pick a player."""
         result = self.result
-        timing = self.model.effect_timing
         order = self._order()
-        while True:
-            if self.steals and not self._next_steals():
-                return
-            stage = self.stage
-            if stage == len(STEPS):
-                break
-            self.stage = stage + 1
-            step = STEPS[stage]
-            if step == "cards":
-                self._clear_play()
-                taken, piles = result["taken"], self.piles
-                for seat in order:
-                    if taken[seat]:
-                        piles[seat] += taken[seat]
-                self.trash += result["trashed"]
-                bonus = result["bonus"]
-                for seat in order:  # clarification lucky-bonus
-                    if bonus[seat]:
-                        drawn = self._draw(bonus[seat])
-                        piles[seat] += drawn
-                        result["lucky"][seat] += len(drawn)
+        while self.stage < len(STEPS) or self.steals:
+            if self.steals:
+                if not self._next_steals():
+                    return
                 continue
+            step = STEPS[self.stage]
+            self.stage += 1
+            if step == "cards":
+                self._collect(order)
+                continue
+            timing = self.model.effect_timing
             draws, steals = result["draws"], result["steals"]
             if timing.draw == step and any(draws):
                 for seat in order:
@@ -264,6 +272,24 @@ class GotchaState(PhasedState):
         )
         self.result = {}
         self._turn_over()
+
+    def _collect(self, order: list[int]) -> None:
+        """The cards in play go to victory piles and the trash; lucky cards' collectors take
+        their bonus from the deck (clarification lucky-bonus)."""
+        result = self.result
+        self._clear_play()
+        taken, piles = result["taken"], self.piles
+        for seat in order:
+            if taken[seat]:
+                piles[seat] += taken[seat]
+        self.trash += result["trashed"]
+        bonus = result["bonus"]
+        if any(bonus):
+            for seat in order:
+                if bonus[seat]:
+                    drawn = self._draw(bonus[seat])
+                    piles[seat] += drawn
+                    result["lucky"][seat] += len(drawn)
 
     def _next_steals(self) -> bool:
         """Carry out the waiting Magnets in order; False when a holder must pick a player."""
@@ -320,7 +346,9 @@ class GotchaState(PhasedState):
         memo[id(self)] = copied
         fields = copied.__dict__
         for name, value in self.__dict__.items():
-            if id(value) in memo:
+            if name == "running":  # a paused resolver cannot be copied: the copy re-runs one
+                fields[name] = None
+            elif id(value) in memo:
                 fields[name] = memo[id(value)]
             elif isinstance(value, list):
                 fields[name] = [v[:] if isinstance(v, list) else v for v in value]
@@ -746,24 +774,41 @@ class PartyState(GotchaState):
 
     # -- a turn (seed, Party "Game Flow") ------------------------------------------------------
     def _start_turn(self) -> None:
-        n = self.players
-        seats = set(self.tied) if self.overtime else {s for s in range(n) if self.hands[s]}
-        self.order = [s for s in self.rotations[self.priority] if s in seats]
+        rotation = self.rotations[self.priority]
+        if self.overtime:
+            tied = self.tied
+            self.order = [s for s in rotation if s in tied]
+        else:
+            hands = self.hands
+            self.order = [s for s in rotation if hands[s]]
         self.index = 0
         self.phase, self.turn = PLAY, self.order[0]
 
     def _play(self, card: str) -> None:
         """A face-down commitment (clarification party-face-down)."""
-        self.hands[self.turn].remove(card)
-        self.plays[self.turn] = card
-        self.index += 1
-        if self.index < len(self.order):
-            self.turn = self.order[self.index]
+        seat, plays = self.turn, self.plays
+        self.hands[seat].remove(card)
+        plays[seat] = card
+        index = self.index = self.index + 1
+        if index < len(self.order):
+            self.turn = self.order[index]
             return
         self.revealed = True
-        self.event("reveal", plays=list(self.plays), first=self.priority)
+        self.event("reveal", plays=list(plays), first=self.priority)
         self.answers = []
-        self._resolve()
+        known = self.tables.showdowns.get((self.priority, *plays))
+        if known is None:
+            self._resolve()
+        else:
+            self._carry_out(known)
+
+    def _remember(self, decided: dict[str, Any]) -> None:
+        """The showdown resolver is a pure function of the cards and the priority, and a game
+        of a few turns spends much of its time in it: keep its choice-free results, up to
+        ``SHOWDOWN_MEMO`` of them per game loaded."""
+        showdowns = self.tables.showdowns
+        if len(showdowns) < SHOWDOWN_MEMO:
+            showdowns[(self.priority, *self.plays)] = decided
 
     def _resolver(self) -> Any:
         by_id = self.tables.by_id
@@ -771,7 +816,7 @@ class PartyState(GotchaState):
         return rules.resolve_showdown(self.model, self.priority, plays)
 
     def _fights(self, out: Any) -> list[str | None]:
-        return [None if p is None else (p.fight or "item") for p in out.slots]
+        return out.fights
 
     def _order(self) -> list[int]:
         return self.rotations[self.priority]

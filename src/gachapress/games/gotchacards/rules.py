@@ -55,7 +55,7 @@ def fight_types(game: GotchaCards) -> list[FightType]:
 # ------------------------------------------------------------------------------ pieces in play
 
 
-@dataclass
+@dataclass(slots=True)
 class Piece:
     """A card in play this turn: whether its effect has resolved, and the type a Wildcard named."""
 
@@ -71,13 +71,15 @@ class Piece:
         return None if self.card.type == "item" else self.card.type
 
     def bonus(self, game: GotchaCards) -> int:
-        """Cards its collector also takes from the deck (clarification lucky-bonus)."""
-        effect = self.card.effect
-        if effect is None:
-            return 0
-        if isinstance(effect, BonusEffect) and game.effect_timing.of("bonus") == "collected":
-            return effect.count
-        return 0
+        return _bonus(game, self.card)
+
+
+def _bonus(game: GotchaCards, card: GotchaCard) -> int:
+    """Cards the collector of ``card`` also takes from the deck (clarification lucky-bonus)."""
+    effect = card.effect
+    if isinstance(effect, BonusEffect) and game.effect_timing.of("bonus") == "collected":
+        return effect.count
+    return 0
 
 
 @dataclass(frozen=True)
@@ -106,10 +108,10 @@ def _slots_view(slots: Sequence[Piece | None]) -> tuple[tuple[str | None, ...], 
 
 
 def _gain(
-    game: GotchaCards, piece: Piece, timing: str, draws: list[int], steals: list[int], who: int
+    game: GotchaCards, card: GotchaCard, timing: str, draws: list[int], steals: list[int], who: int
 ) -> None:
     """Apply a Gacha Capsule's or a Magnet's effect at ``timing`` for seat ``who``."""
-    effect = piece.card.effect
+    effect = card.effect
     if effect is None or game.effect_timing.of(effect.kind) != timing:
         return
     if effect.kind == "draw":
@@ -118,8 +120,8 @@ def _gain(
         steals[who] += effect.count
 
 
-def _reveal_effect(game: GotchaCards, piece: Piece) -> EffectKind | None:
-    effect = piece.card.effect
+def _reveal_effect(game: GotchaCards, card: GotchaCard) -> EffectKind | None:
+    effect = card.effect
     if effect is None or game.effect_timing.of(effect.kind) != "reveal":
         return None
     return effect.kind
@@ -217,7 +219,7 @@ def resolve_field(
         if piece is None or piece.resolved:
             return
         piece.resolved = True
-        kind = _reveal_effect(game, piece)
+        kind = _reveal_effect(game, piece.card)
         other = 1 - side
         effect = piece.card.effect
         if kind == "swap" and isinstance(effect, SwapEffect):
@@ -245,7 +247,7 @@ def resolve_field(
             )
             piece.named = named  # type: ignore[assignment]
         elif kind is not None:
-            _gain(game, piece, "reveal", out.draws, out.steals, side)
+            _gain(game, piece.card, "reveal", out.draws, out.steals, side)
 
     after: list[tuple[int, Piece | None]] = []
     if any(p is not None and p.card.effect is not None for side in lanes for p in side):
@@ -262,7 +264,7 @@ def resolve_field(
         _score_lane(game, a, b, out)
     for side, piece in after:
         if piece is not None:
-            _gain(game, piece, "after-scoring", out.draws, out.steals, side)
+            _gain(game, piece.card, "after-scoring", out.draws, out.steals, side)
     return out
 
 
@@ -617,8 +619,8 @@ def party_swap_target(
 class ShowdownOutcome:
     """What a Party turn's resolution did, seat by seat."""
 
-    slots: list[Piece | None]
-    """The card each seat has after the effect step."""
+    fights: list[FightType | Literal["item"] | None]
+    """What each seat's card fought as after the effect step (None: no card)."""
     winners: list[int] = field(default_factory=list)
     taken: list[list[GotchaCard]] = field(default_factory=list)
     """Cards each seat collects into its victory pile."""
@@ -628,6 +630,11 @@ class ShowdownOutcome:
     steals: list[int] = field(default_factory=list)
     """Cards each seat's Magnets take (the holder picks the player when there is a choice)."""
     trashed: list[GotchaCard] = field(default_factory=list)
+
+
+def _rotation(players: int, first: int) -> list[int]:
+    """Every seat clockwise from ``first``."""
+    return [(first + k) % players for k in range(players)]
 
 
 def resolve_showdown(
@@ -643,21 +650,71 @@ def resolve_showdown(
     n = len(plays)
     if not 0 <= priority < n or plays[priority] is None:
         raise ValueError("priority must be a seat with a card in play")
+    order = _rotation(n, priority)
+    draws, steals = [0] * n, [0] * n
+    cards: Sequence[GotchaCard | None] = plays
+    fights: list[FightType | Literal["item"] | None]
+    after: list[tuple[int, GotchaCard]] = []
+    trashed: list[GotchaCard] = []
+    if any(c is not None and c.effect is not None for c in plays):
+        slots = yield from _effect_step(game, order, plays, draws, steals, trashed)
+        cards = [None if p is None else p.card for p in slots]
+        fights = [None if p is None else (p.fight or "item") for p in slots]
+        after = [(seat, card) for seat in order if (card := cards[seat]) is not None]
+    else:  # plain cards and items without effects: nothing changes before the fight
+        fights = [None if c is None else c.type for c in plays]
+    out = ShowdownOutcome(fights, [], [[] for _ in plays], [0] * n, draws, steals, trashed)
+    won = _winners(game, fights)
+    trashed += [c for c, f in zip(cards, fights, strict=True) if f == "item"]  # party-items
+    losing: list[GotchaCard] = []
+    for seat in order:
+        card, fight = cards[seat], fights[seat]
+        if card is None or fight == "item":
+            continue
+        if not won:
+            trashed.append(card)
+        elif seat in won:
+            out.winners.append(seat)
+        else:
+            losing.append(card)
+    if won:
+        each = (len(won) + len(losing)) // len(won)
+        shared = sum(_bonus(game, c) for c in losing)  # party-shared-effects
+        for seat in out.winners:
+            own = cards[seat]
+            assert own is not None
+            out.taken[seat] = [own, *losing[: each - 1]]
+            del losing[: each - 1]
+            out.bonus[seat] = _bonus(game, own) + shared
+        trashed += losing
+    for seat, card in after:
+        _gain(game, card, "after-scoring", draws, steals, seat)
+    return out
+
+
+def _effect_step(
+    game: GotchaCards,
+    order: list[int],
+    plays: Sequence[GotchaCard | None],
+    draws: list[int],
+    steals: list[int],
+    trashed: list[GotchaCard],
+) -> Generator[Choice, Answer, list[Piece | None]]:
+    """A Party turn's effect step: each card with an effect resolves in priority order, a
+    swapped-in card that has not resolved yet right after its swap; returns each seat's card
+    after the step (None where a Hammer struck: the victim joins ``trashed``). See
+    ``resolve_showdown``."""
     slots: list[Piece | None] = [None if c is None else Piece(c) for c in plays]
-    out = ShowdownOutcome(
-        slots=slots, taken=[[] for _ in plays], bonus=[0] * n, draws=[0] * n, steals=[0] * n
-    )
-    order = [(priority + k) % n for k in range(n)]
 
     def in_play() -> list[int]:
-        return [s for s in range(n) if slots[s] is not None]
+        return [s for s in range(len(slots)) if slots[s] is not None]
 
     def resolve(seat: int) -> Generator[Choice, Answer, None]:
         piece = slots[seat]
         if piece is None or piece.resolved:
             return
         piece.resolved = True
-        kind = _reveal_effect(game, piece)
+        kind = _reveal_effect(game, piece.card)
         effect = piece.card.effect
         if kind == "swap" and isinstance(effect, SwapEffect):
             target = party_swap_target(game, seat, effect.direction, in_play())
@@ -681,46 +738,20 @@ def resolve_showdown(
             victim = slots[int(hit)]
             slots[int(hit)] = None
             if victim is not None:
-                out.trashed.append(victim.card)
+                trashed.append(victim.card)
         elif kind == "wild" and isinstance(effect, WildEffect):
             named = yield Choice(
                 seat, "type", tuple(fight_types(game)), piece.card.id, _slots_view(slots)
             )
             piece.named = named  # type: ignore[assignment]
         elif kind is not None:
-            _gain(game, piece, "reveal", out.draws, out.steals, seat)
+            _gain(game, piece.card, "reveal", draws, steals, seat)
 
-    after: list[tuple[int, Piece | None]] = []
-    if any(p is not None and p.card.effect is not None for p in slots):
-        for seat in order:
-            piece = slots[seat]
-            if piece is not None and piece.card.effect is not None:  # a plain card does nothing
-                yield from resolve(seat)
-        after = [(seat, slots[seat]) for seat in order]
-    fights = [None if p is None else (p.fight or "item") for p in slots]
-    won = _winners(game, fights)
-    out.winners = [s for s in order if s in won]
-    out.trashed += [p.card for p, f in zip(slots, fights, strict=True) if p and f == "item"]
-    fighting = [s for s in order if fights[s] is not None and fights[s] != "item"]
-    pieces = [p for p in (slots[s] for s in fighting) if p is not None]
-    if not won:
-        out.trashed += [p.card for p in pieces]
-    else:
-        each = len(fighting) // len(won)
-        losing = [p for s, p in zip(fighting, pieces, strict=True) if s not in won]
-        shared = sum(p.bonus(game) for p in losing)  # party-shared-effects
-        for seat in out.winners:
-            own = slots[seat]
-            assert own is not None
-            out.taken[seat].append(own.card)
-            out.bonus[seat] += own.bonus(game) + shared
-            for _ in range(each - 1):
-                out.taken[seat].append(losing.pop(0).card)
-        out.trashed += [p.card for p in losing]
-    for seat, piece in after:
-        if piece is not None:
-            _gain(game, piece, "after-scoring", out.draws, out.steals, seat)
-    return out
+    for seat in order:
+        piece = slots[seat]
+        if piece is not None and piece.card.effect is not None:  # a plain card does nothing
+            yield from resolve(seat)
+    return slots
 
 
 @RULES.rule

@@ -114,7 +114,7 @@ class RpsFireState(PhasedState):
     def _start_round(self) -> None:
         self.round += 1
         deck = list(self.tables.deck)
-        self.rng.shuffle(deck)
+        self.shuffle(deck)
         hand = self.seating.hand
         self.hands = [deck[seat * hand : (seat + 1) * hand] for seat in range(self.players)]
         del deck[: self.players * hand]
@@ -129,7 +129,7 @@ class RpsFireState(PhasedState):
                         f"round {self.round}: no card left in the deck can start the pile"
                     )
                 deck.append(card)
-                self.rng.shuffle(deck)
+                self.shuffle(deck)
                 card = deck.pop()
             self.pile.append(card)
         self.turn = self.starter
@@ -208,7 +208,7 @@ class RpsFireState(PhasedState):
                 return False
             self.deck = self.pile[:-1]
             del self.pile[:-1]
-            self.rng.shuffle(self.deck)
+            self.shuffle(self.deck)
             self.event("refill", cards=len(self.deck))
         self.hands[seat].append(self.deck.pop())
         return True
