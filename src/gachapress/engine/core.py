@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
@@ -138,12 +139,10 @@ class State(ABC):
         ``self.rng.shuffle`` gives (the same draws of ``getrandbits``), without its per-card
         method calls, which cost more than a short game's play."""
         getrandbits = self.rng.getrandbits
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            k = n.bit_length()
-            j = getrandbits(k)
+        for i, n, bits in _shuffle_steps(len(items)):
+            j = getrandbits(bits)
             while j >= n:
-                j = getrandbits(k)
+                j = getrandbits(bits)
             items[i], items[j] = items[j], items[i]
 
     def event(self, kind: str, **data: Any) -> None:
@@ -187,6 +186,13 @@ class State(ABC):
     def end_condition(self) -> str:
         """Why the game ended, for statistics (one word or short phrase)."""
         return "finished"
+
+
+@functools.cache
+def _shuffle_steps(length: int) -> tuple[tuple[int, int, int], ...]:
+    """For a shuffle of ``length`` items, each position from the last down to 1 with the
+    number of choices for it and the bits ``getrandbits`` draws to choose (as ``random``)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
 
 
 #: The phase of a PhasedState once its game is over.

@@ -31,7 +31,7 @@ def make_bots(game: Game, names: Sequence[str], players: int, seed: int) -> list
         bot_seed = f"{seed}/{seat}"
         if name == "random":
             if shared is None:
-                shared = random.Random(f"{seed}/random")
+                shared = random.Random(2 * abs(seed) + 1)  # not the game's own Random(seed)
             bots.append(RandomBot(shared))
         elif name in game.engine.bots:
             bots.append(game.engine.bots[name](game, seat, bot_seed))

@@ -209,10 +209,13 @@ class GotchaState(PhasedState):
         """Keep what the resolver decided as plain data, then carry it out step by step."""
         decided = {
             "taken": [[c.id for c in taken] for taken in out.taken],
+            "counts": [len(taken) for taken in out.taken],
             "trashed": [c.id for c in out.trashed],
             "bonus": out.bonus,
             "draws": out.draws,
             "steals": out.steals,
+            "any_gain": any(out.draws) or any(out.steals),
+            "any_bonus": any(out.bonus),
             "fights": self._fights(out),
         }
         if not self.answers:
@@ -225,9 +228,15 @@ class GotchaState(PhasedState):
     def _carry_out(self, decided: dict[str, Any]) -> None:
         """Carry out a resolved turn; ``decided`` is only read, never changed."""
         none = [0] * self.players
-        self.result = {**decided, "drawn": none, "lucky": list(none), "stolen": list(none)}
-        self.stage = 0
-        self._settle()
+        if decided["any_gain"] or decided["any_bonus"]:
+            self.result = {**decided, "drawn": none, "lucky": list(none), "stolen": list(none)}
+            self.stage = 0
+            self._settle()
+            return
+        # nothing to draw, steal or take from the deck: the cards go to piles and the trash
+        self.result = decided
+        self._collect(self._order())
+        self._scored(none, none, none)
 
     def _fights(self, out: Any) -> Any:
         raise NotImplementedError
@@ -251,6 +260,8 @@ class GotchaState(PhasedState):
             if step == "cards":
                 self._collect(order)
                 continue
+            if not result["any_gain"]:
+                continue
             timing = self.model.effect_timing
             draws, steals = result["draws"], result["steals"]
             if timing.draw == step and any(draws):
@@ -261,13 +272,19 @@ class GotchaState(PhasedState):
                         result["drawn"][seat] += len(drawn)
             if timing.steal == step and any(steals):
                 self.steals = [seat for seat in order for _ in range(steals[seat])]
+        self._scored(result["lucky"], result["stolen"], result["drawn"])
+
+    def _scored(self, lucky: list[int], stolen: list[int], drawn: list[int]) -> None:
+        """Log the settled turn (cards from the deck for lucky cards, from Magnets and from
+        Gacha Capsules, seat by seat) and go on."""
+        result = self.result
         self.event(
             "scored",
             fights=result["fights"],
-            taken=[len(t) for t in result["taken"]],
-            lucky=result["lucky"],
-            stolen=result["stolen"],
-            drawn=result["drawn"],
+            taken=result["counts"],
+            lucky=lucky,
+            stolen=stolen,
+            drawn=drawn,
             points=self.points(),
         )
         self.result = {}
@@ -283,8 +300,8 @@ class GotchaState(PhasedState):
             if taken[seat]:
                 piles[seat] += taken[seat]
         self.trash += result["trashed"]
-        bonus = result["bonus"]
-        if any(bonus):
+        if result["any_bonus"]:
+            bonus = result["bonus"]
             for seat in order:
                 if bonus[seat]:
                     drawn = self._draw(bonus[seat])
