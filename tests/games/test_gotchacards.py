@@ -327,4 +327,8 @@ def test_party_rules_refuse_bad_input() -> None:
     assert rules.party_next_priority(MODEL, 1, [0, 0, 0]) is None
     assert rules.party_next_priority(MODEL, 1, [0, 2, 0]) == 1
     assert rules.party_active(MODEL, []) is False
+    with pytest.raises(ValueError):
+        rules.party_turn_order(MODEL, 3, [1, 1, 1])
+    with pytest.raises(ValueError):
+        rules.party_turn_order(MODEL, 0, [1, -1, 1])
     assert rules.party_leaders(MODEL, [0, 0]) == [0, 1]

@@ -72,6 +72,18 @@ class _Tables:
         self.showdowns: dict[tuple[int | str | None, ...], dict[str, Any]] = {}
         """Party showdowns resolved without a choice, by priority and the cards of each seat."""
         self._rotations: dict[int, list[list[int]]] = {}
+        self._orders: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
+
+    def turn_order(self, model: GotchaCards, current: int, holding: tuple[bool, ...]) -> list[int]:
+        """``rules.party_turn_order`` for the seats ``holding`` cards, worked out once for each
+        priority and set of holders (a handful per player count); the list is shared, so it
+        is only read."""
+        key = (current, holding)
+        order = self._orders.get(key)
+        if order is None:
+            hands = [int(h) for h in holding]
+            order = self._orders[key] = rules.party_turn_order(model, current, hands)
+        return order
 
     def rotations(self, players: int) -> list[list[int]]:
         """For each seat, every seat clockwise from it (effect priority order)."""
@@ -790,14 +802,18 @@ class PartyState(GotchaState):
         return self.turns
 
     # -- a turn (seed, Party "Game Flow") ------------------------------------------------------
-    def _start_turn(self) -> None:
-        rotation = self.rotations[self.priority]
-        if self.overtime:
-            tied = self.tied
-            self.order = [s for s in rotation if s in tied]
-        else:
-            hands = self.hands
-            self.order = [s for s in rotation if hands[s]]
+    def _start_turn(self, order: list[int] | None = None) -> None:
+        """A turn for the seats of ``order`` (by default, those holding cards or, in overtime,
+        the tied ones, clockwise from the seat with priority)."""
+        if order is None:
+            rotation = self.rotations[self.priority]
+            if self.overtime:
+                tied = self.tied
+                order = [s for s in rotation if s in tied]
+            else:
+                hands = self.hands
+                order = [s for s in rotation if hands[s]]
+        self.order = order
         self.index = 0
         self.phase, self.turn = PLAY, self.order[0]
 
@@ -846,12 +862,10 @@ class PartyState(GotchaState):
         model = self.model
         self.turns += 1
         if not self.overtime:
-            hands = [len(h) for h in self.hands]
-            if rules.party_active(model, hands):
-                following = rules.party_next_priority(model, self.priority, hands)
-                assert following is not None
-                self.priority = following
-                self._start_turn()
+            order = self.tables.turn_order(model, self.priority, tuple(map(bool, self.hands)))
+            if order:
+                self.priority = order[0]
+                self._start_turn(order)
                 return
             for seat in range(self.players):  # seed: the last player holding cards banks them
                 if self.hands[seat]:

@@ -778,6 +778,16 @@ def party_resolve(
     }
 
 
+def _holding(current: int, hands: Sequence[int]) -> list[int]:
+    """The seats holding cards, clockwise from the one after ``current``."""
+    return [seat for seat in (*range(current + 1, len(hands)), *range(current + 1)) if hands[seat]]
+
+
+def _check_hands(current: int, hands: Sequence[int]) -> None:
+    if not 0 <= current < len(hands) or min(hands, default=0) < 0:
+        raise ValueError("current must be a seat and hand sizes non-negative")
+
+
 @RULES.rule
 def party_next_priority(game: GotchaCards, current: int, hands: list[int]) -> int | None:
     """Who has effect priority next turn: the next seat clockwise from ``current`` that still
@@ -786,14 +796,9 @@ def party_next_priority(game: GotchaCards, current: int, hands: list[int]) -> in
     Seed, Party "Game Flow": at the end of the turn priority passes to the next active
     clockwise player.
     """
-    n = len(hands)
-    if not 0 <= current < n or min(hands, default=0) < 0:
-        raise ValueError("current must be a seat and hand sizes non-negative")
-    for step in range(1, n + 1):
-        seat = (current + step) % n
-        if hands[seat] > 0:
-            return seat
-    return None
+    _check_hands(current, hands)
+    seats = _holding(current, hands)
+    return seats[0] if seats else None
 
 
 @RULES.rule
@@ -805,6 +810,21 @@ def party_active(game: GotchaCards, hands: list[int]) -> bool:
     if min(hands, default=0) < 0:
         raise ValueError("hand sizes are non-negative")
     return sum(1 for h in hands if h > 0) >= game.party.min_active
+
+
+@RULES.rule
+def party_turn_order(game: GotchaCards, current: int, hands: list[int]) -> list[int]:
+    """The seats that play the Party turn after the one ``current`` had priority in, in the
+    order they place: everyone still holding cards, starting with the next of them clockwise,
+    who has effect priority (``party_next_priority``). Empty when the game does not go on
+    (``party_active``).
+
+    Seed, Party "Game Flow"; clarification party-face-down (cards are placed in priority
+    order).
+    """
+    _check_hands(current, hands)
+    seats = _holding(current, hands)
+    return seats if len(seats) >= game.party.min_active else []
 
 
 @RULES.rule
