@@ -55,10 +55,11 @@ def play_game(
     limit = state.max_actions_per_player * players
     actions = 0
     legal_actions, apply, observe = state.legal_actions, state.apply, state.observation
+    choosers = [bot.choose for bot in seats]
+    observing = [bot.needs_observation for bot in seats]
     while (player := state.current_player) is not None:
-        bot = seats[player]
-        seen = observe(player) if bot.needs_observation else None
-        apply(bot.choose(seen, legal_actions()))
+        seen = observe(player) if observing[player] else None
+        apply(choosers[player](seen, legal_actions()))
         actions += 1
         if actions > limit:
             raise RuntimeError(f"{game.id}: game with seed {seed} exceeded {limit} actions")
