@@ -16,7 +16,10 @@ import pytest
 
 from gachapress.engine import Action, IllegalAction, load_game
 from gachapress.engine.play import play_game
+from gachapress.games.gotcha import rules
+from gachapress.games.gotcha.bots import GreedyBot
 from gachapress.games.gotcha.engine import GotchaState
+from gachapress.games.gotcha.model import NoticeCard
 from tests.harness import Tally, games_per_count, observation_strings, simulate
 
 GAME = load_game("gotcha")
@@ -600,6 +603,45 @@ def test_greedy_beats_random() -> None:
         _, result = play_game(GAME, 4, seed, bots=["greedy", "random"])
         wins.update(result.winners)
     assert wins[0] >= 30  # a random seat wins about 15 of 60
+
+
+def test_greedy_values_a_spend_as_the_rules_add_it_up() -> None:
+    """The bot adds up each card's yen and rate bonus once; check that against the rule
+    functions applied to whole sets, in every situation of a few games."""
+    checked = 0
+    for seed in range(3):
+        state = GAME.new_game(players=4, seed=seed)
+        bot = GreedyBot(GAME, 0, "test")
+        while not state.is_terminal():
+            seen = state.observation(state.current_player)
+            if state.current_player == 0 and seen["phase"] == "place":
+                worth = bot._valuer(seen)
+                hand = [bot.cards[i] for i in seen["hand"] + seen["placed"]]
+                for size in range(1, len(hand) + 1):
+                    spend = hand[:size]
+                    assert worth(spend) == pytest.approx(_direct_value(bot, seen, spend))
+                    checked += 1
+            state.apply(state.legal_actions()[0])
+    assert checked > 20
+
+
+def _direct_value(bot: GreedyBot, seen: dict[str, Any], spend: list[Any]) -> float:
+    model = GAME.model
+    gacha = bot.cards[seen["gacha"]]
+    yen, count = rules.spend_of(model, spend)
+    cost = yen / model.scoring.ituned_divisor
+    if seen["gacha_left"]:
+        cost += bot.NOTICE_OPTION * sum(isinstance(c, NoticeCard) for c in spend)
+    in_force = bot._rate_bonus(seen)
+    spends = [
+        [yen, count] if seat == 0 else [bot.GUESS_PER_CARD * n, n] if n else [0, 0]
+        for seat, n in enumerate(seen["placed_counts"])
+    ]
+    order = rules.spend_order(model, spends, seen["turn_player"])
+    before = order.index(0)
+    reach = (1 - bot._hit_chance(gacha.rate + in_force)) ** before
+    mine = rules.total_rate(model, gacha, spend, []) + in_force
+    return reach * bot._hit_chance(mine) * gacha.points - cost
 
 
 # -- the random harness ----------------------------------------------------------------------------

@@ -687,6 +687,17 @@ def test_remembered_showdowns_play_exactly_like_resolved_ones(
     assert not cold.tables("gotchacards", lambda: None).showdowns
 
 
+def test_greedy_bots_play_alike_with_or_without_remembered_values() -> None:
+    warm = load_game("gotchacards")
+    for seed in range(40):
+        play_game(warm, 3, seed, "party", bots=["greedy"])
+    assert warm.tables("gotchacards-greedy", dict)
+    for seed in range(40, 60):
+        remembered, _ = play_game(warm, 3, seed, "party", bots=["greedy"])
+        fresh, _ = play_game(load_game("gotchacards"), 3, seed, "party", bots=["greedy"])
+        assert remembered.log == fresh.log
+
+
 def test_modes_and_player_counts() -> None:
     with pytest.raises(ValueError, match="2 players"):
         GAME.new_game(players=3, seed=1, mode="competitive")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from gachapress.data.model import Card
@@ -40,6 +41,7 @@ class GreedyBot:
         self.cards: dict[str, Card] = model.cards()
         self.divisor = model.scoring.ituned_divisor
         self._memo: dict[tuple[Any, ...], list[str]] = {}
+        self._valuers: dict[tuple[Any, ...], Callable[[list[Card]], float]] = {}
         self._memo_gacha: str | None = None
         self._chances: dict[int, float] = {}
 
@@ -101,59 +103,93 @@ class GreedyBot:
             self._chances[rate] = chance
         return chance
 
-    def _value(self, observation: dict[str, Any], spend: list[Card]) -> float:
-        """Expected points of revealing ``spend``, less what the cards are worth kept."""
-        if not spend:
-            return 0.0
-        gacha = self.cards[observation["gacha"]]
-        assert isinstance(gacha, GachaCard)
-        last_gacha = observation["gacha_left"] == 0
-        yen, count = rules.spend_of(self.model, spend)
-        cost = yen / self.divisor
-        if not last_gacha:
-            cost += self.NOTICE_OPTION * sum(isinstance(c, NoticeCard) for c in spend)
-        in_force = self._rate_bonus(observation)
-        mine = rules.total_rate(self.model, gacha, spend, []) + in_force
-        others_hit = self._hit_chance(gacha.rate + in_force)
-        reach = 1.0
-        counts = observation["placed_counts"]
-        turn_player, players = observation["turn_player"], len(counts)
-        spends = []
-        for seat in range(players):
-            if seat == self.seat:
-                spends.append([yen, count])
-            elif counts[seat]:
-                spends.append([self.GUESS_PER_CARD * counts[seat], counts[seat]])
-            else:
-                spends.append([0, 0])
-        for seat in rules.spend_order(self.model, spends, turn_player):
-            if seat == self.seat:
-                break
-            reach *= 1 - others_hit
-        return reach * self._hit_chance(mine) * gacha.points - cost
-
-    def _best_spend(self, observation: dict[str, Any], mine: list[Card]) -> list[str]:
-        """Card ids to reveal: from each single card, add cards while the value rises."""
-        key = (
+    def _valuer(self, observation: dict[str, Any]) -> Callable[[list[Card]], float]:
+        """The expected points of revealing a set of cards, less what the cards are worth kept,
+        in the situation ``observation`` shows; worked out once per distinct set and situation
+        (the searches of one gacha meet the same ones again and again)."""
+        situation = (
             observation["gacha"],
             observation["gacha_left"],
             observation["turn_player"],
             tuple(observation["placed_counts"]),
             tuple(observation["in_force"]),
-            tuple(sorted(c.id for c in mine)),
-            tuple(self._picked_ids(observation)),
         )
-        if key[0] != self._memo_gacha:
+        if situation[0] != self._memo_gacha:
             self._memo.clear()
-            self._memo_gacha = key[0]
+            self._valuers.clear()
+            self._memo_gacha = situation[0]
+        if situation not in self._valuers:
+            self._valuers[situation] = self._new_valuer(observation)
+        return self._valuers[situation]
+
+    def _new_valuer(self, observation: dict[str, Any]) -> Callable[[list[Card]], float]:
+        gacha = self.cards[observation["gacha"]]
+        assert isinstance(gacha, GachaCard)
+        last_gacha = observation["gacha_left"] == 0
+        in_force = self._rate_bonus(observation)
+        others_hit = self._hit_chance(gacha.rate + in_force)
+        counts = observation["placed_counts"]
+        turn_player = observation["turn_player"]
+        guesses = [[self.GUESS_PER_CARD * n, n] if n else [0, 0] for n in counts]
+        reaches: dict[tuple[int, int], float] = {}
+        values: dict[tuple[int, int, int, int], float] = {}
+        parts: dict[str, tuple[int, int, int, int]] = {}
+
+        def part(card: Card) -> tuple[int, int, int, int]:
+            """What one revealed card adds: yen, a card, a notice given up, rate (the rules add
+            these up card by card: seed "3.課金" and "5.ガチャ")."""
+            if card.id not in parts:
+                yen, count = rules.spend_of(self.model, [card])
+                rate = rules.total_rate(self.model, gacha, [card], []) - gacha.rate
+                parts[card.id] = (yen, count, int(isinstance(card, NoticeCard)), rate)
+            return parts[card.id]
+
+        def reach(yen: int, count: int) -> float:
+            """The chance that everyone rolling before this seat misses."""
+            key = (yen, count)
+            if key not in reaches:
+                spends = list(guesses)
+                spends[self.seat] = [yen, count]
+                chance = 1.0
+                for seat in rules.spend_order(self.model, spends, turn_player):
+                    if seat == self.seat:
+                        break
+                    chance *= 1 - others_hit
+                reaches[key] = chance
+            return reaches[key]
+
+        def value(spend: list[Card]) -> float:
+            if not spend:
+                return 0.0
+            yen = count = notices = rate = 0
+            for card in spend:
+                y, c, n, r = part(card)
+                yen, count, notices, rate = yen + y, count + c, notices + n, rate + r
+            key = (yen, count, notices, rate)
+            if key not in values:
+                cost = yen / self.divisor
+                if not last_gacha:
+                    cost += self.NOTICE_OPTION * notices
+                mine = gacha.rate + rate + in_force
+                values[key] = reach(yen, count) * self._hit_chance(mine) * gacha.points - cost
+            return values[key]
+
+        return value
+
+    def _best_spend(self, observation: dict[str, Any], mine: list[Card]) -> list[str]:
+        """Card ids to reveal: from each single card, add cards while the value rises."""
+        worth = self._valuer(observation)
+        key = (worth, tuple(sorted(c.id for c in mine)), tuple(self._picked_ids(observation)))
         if key not in self._memo:
-            self._memo[key] = self._search(observation, mine)
+            self._memo[key] = self._search(observation, mine, worth)
         return list(self._memo[key])
 
-    def _search(self, observation: dict[str, Any], mine: list[Card]) -> list[str]:
+    def _search(
+        self, observation: dict[str, Any], mine: list[Card], worth: Callable[[list[Card]], float]
+    ) -> list[str]:
         picked = self._picked(observation)
         best_set: list[Card] = list(picked)
-        best = self._value(observation, best_set)
+        best = worth(best_set)
         pool = list(mine)
         for card in picked:
             pool.remove(card)
@@ -162,11 +198,11 @@ class GreedyBot:
             chosen = [*picked, start]
             rest = list(pool)
             rest.remove(start)
-            value = self._value(observation, chosen)
+            value = worth(chosen)
             while rest:
                 options = {c.id: c for c in rest}
                 gain, pick = max(
-                    ((self._value(observation, [*chosen, c]), c) for c in options.values()),
+                    ((worth([*chosen, c]), c) for c in options.values()),
                     key=lambda pair: pair[0],
                 )
                 if gain <= value:

@@ -91,15 +91,15 @@ def spend_order(game: Gotcha, spends: list[list[int]], turn_player: int) -> list
     pairs = _spend_pairs(spends)
     players = len(pairs)
     _check_seat(players, turn_player, "turn player")
-    keys = {
-        "most-yen": lambda seat: -pairs[seat][0],
-        "fewest-cards": lambda seat: pairs[seat][1],
-        "clockwise-from-turn-player": lambda seat: (seat - turn_player) % players,
+    columns = {
+        "most-yen": [-yen for yen, _ in pairs],
+        "fewest-cards": [cards for _, cards in pairs],
+        "clockwise-from-turn-player": [(seat - turn_player) % players for seat in range(players)],
     }
-    rollers = [
-        s for s in range(players) if pairs[s][1] >= max(1, game.spending.min_revealed_to_roll)
-    ]
-    return sorted(rollers, key=lambda seat: tuple(keys[k](seat) for k in game.spending.order))
+    rows = list(zip(*(columns[name] for name in game.spending.order), strict=True))
+    least = max(1, game.spending.min_revealed_to_roll)
+    rollers = [seat for seat in range(players) if pairs[seat][1] >= least]
+    return sorted(rollers, key=rows.__getitem__)
 
 
 @RULES.rule

@@ -26,6 +26,8 @@ EXTRA = {"draw": 1.0, "steal": 1.0, "bonus": 1.0, "wild": 1.5, "smash": 0.8, "sw
 DRAWN = 0.8
 #: Guesses at the others' cards per Party decision, with two or more opponents.
 SAMPLES = 24
+#: The most showdown values the greedy bots of one loaded game remember.
+REMEMBERED = 100_000
 
 
 def _number(action: Action) -> int:
@@ -48,6 +50,8 @@ class GreedyBot:
         self.counts = Counter({c.id: c.count for c in model.decks.main.cards})
         self.types = rules.fight_types(model)
         self.beater = {b: a for a, b in model.beats.items()}  # type -> the type that beats it
+        self.worths: dict[tuple[Any, ...], float] = game.tables("gotchacards-greedy", dict)
+        """Showdown values already worked out, shared by the greedy bots of a loaded game."""
 
     # -- shared --------------------------------------------------------------------------------
     def _extra(self, card_id: str) -> float:
@@ -182,6 +186,17 @@ class GreedyBot:
         """What the showdown of ``plays`` is worth to ``seat`` against the average other
         player: cards won, cards drawn and stolen. ``seat`` answers its own choices at best,
         the others take their first option."""
+        key = (tuple(plays), priority, seat, tuple(answers))
+        worth = self.worths.get(key)
+        if worth is None:
+            worth = self._work_out(plays, priority, seat, answers)
+            if len(self.worths) < REMEMBERED:
+                self.worths[key] = worth
+        return worth
+
+    def _work_out(
+        self, plays: list[str | None], priority: int, seat: int, answers: list[Any]
+    ) -> float:
         cards = [None if c is None else self.cards[c] for c in plays]
         resolver = rules.resolve_showdown(self.model, priority, cards)
         try:
