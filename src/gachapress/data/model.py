@@ -254,3 +254,8 @@ class GameBase(Strict):
 
     def player_counts(self) -> list[int]:
         return sorted({n for mode in self.modes.values() for n in mode.players})
+
+    def derived_values(self) -> dict[str, Any]:
+        """Numbers worked out from the data that prose may name as placeholders (a game adds
+        its own; see ``placeholders.model_data``)."""
+        return {}

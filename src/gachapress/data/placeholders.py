@@ -40,9 +40,21 @@ class PlaceholderError(ValueError):
 
 
 def model_data(model: GameBase) -> dict[str, Any]:
-    """The model as plain data with the YAML's own keys, for looking placeholders up."""
+    """The model as plain data with the YAML's own keys, for looking placeholders up, and the
+    values worked out from it: ``deck_sizes`` and ``card_counts`` (copies of each card, by id)
+    for every game, and what the game's ``derived_values`` adds."""
     data = model.model_dump(mode="python", by_alias=True)
-    data["deck_sizes"] = {deck_id: deck.size() for deck_id, deck in model.deck_items()}
+    derived = {
+        "deck_sizes": {deck_id: deck.size() for deck_id, deck in model.deck_items()},
+        "card_counts": {
+            card.id: card.count for _, deck in model.deck_items() for card in deck.faces()
+        },
+        **model.derived_values(),
+    }
+    for key, value in derived.items():
+        if key in data:
+            raise ValueError(f"the derived value {key!r} hides the game's own {key!r}")
+        data[key] = value
     return data
 
 

@@ -7,7 +7,7 @@ marking are this project's design (clarifications card-list, advanced-cards, ite
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -246,3 +246,8 @@ class GotchaCards(GameBase):
 
     def deck_size(self, *, beginner: bool = False) -> int:
         return sum(c.count for c in self.deck_cards(beginner=beginner))
+
+    def derived_values(self) -> dict[str, Any]:
+        """``beginner_deck``: its ``cards`` and how many advanced cards it ``leaves_out``."""
+        full, beginner = self.deck_size(), self.deck_size(beginner=True)
+        return {"beginner_deck": {"cards": beginner, "leaves_out": full - beginner}}
