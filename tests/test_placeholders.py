@@ -54,3 +54,66 @@ def test_a_derived_value_may_not_hide_the_games_own() -> None:
 
     with pytest.raises(ValueError, match="hides the game's own 'setup'"):
         model_data(Clashing.model_validate(model.model_dump(by_alias=True)))
+
+
+def test_gotcha_derived_values_count_notice_kinds_and_ituned_amounts() -> None:
+    model = load_rules("gotcha").model
+    data = model_data(model)
+    notices = model.decks.notices.cards
+    for kind in ("rate", "order"):
+        assert data["notice_kinds"][kind] == sum(c.count for c in notices if c.effect.kind == kind)
+    assert sum(data["notice_kinds"].values()) == data["deck_sizes"]["notices"]
+    amounts = {c.amount for c in model.decks.ituned.cards}
+    assert data["ituned_amounts"] == sorted(amounts)
+    assert fill("{ituned_amounts|count}", data) == str(len(amounts))
+
+
+def test_gasha_derived_values_recount_the_decks() -> None:
+    from gachapress.games.gasha import rules
+
+    model = load_rules("gasha").model
+    data = model_data(model)
+    rewards = [r for r in model.decks.set_rewards.cards for _ in range(r.count)]
+    gashas = [g.kind for g in model.decks.gasha.cards for _ in range(g.count)]
+    counted = data["rewards"]
+    assert counted["unmarked"] == len([r for r in rewards if not r.marker])
+    assert counted["marked"] == {
+        "5-plus": len([r for r in rewards if r.marker == "5+"]),
+        "6": len([r for r in rewards if r.marker == "6"]),
+    }
+    assert counted["with_ticket"] == len([r for r in rewards if r.ticket])
+    assert counted["identical"] == len([r for r in rewards if r.identical])
+    assert counted["identical_size"]["max"] == max(r.identical or 0 for r in rewards)
+    premiums = [r.points - sum(r.needs.values()) - r.wild for r in rewards if r.ticket]
+    assert counted["premium"] == {"min": min(premiums), "max": max(premiums)}
+    for players, row in model.setup.items():
+        assert counted["in_play"][players] == rules.rewards_in_play(model, players)
+        assert counted["pile"][players] == rules.rewards_in_play(model, players) - row.reward_row
+        deal = data["gasha_deal"][players]
+        assert deal["left"] == sum(rules.gasha_deck_sizes(model, players))
+        assert deal["dealt"] + deal["left"] == len(gashas)
+    always = [r.ticket for r in rewards if r.ticket and not r.marker]
+    assert data["ticket_halves"]["unmarked"] == {
+        c.id: always.count(c.id) for c in model.ticket_colours
+    }
+    assert sorted(data["ticket_halves"]["marked"]["6"]) == sorted(
+        r.ticket for r in rewards if r.ticket and r.marker == "6"
+    )
+    assert data["gashas_per_kind"] == min(gashas.count(k.id) for k in model.kinds)
+    assert data["bonus_amounts"]["bonus-two-wild-gashas"] == rules.wild_gashas_per_token(model)
+
+
+def test_rps_fire_derived_values_recount_the_deck() -> None:
+    from gachapress.games.rps_fire import rules
+
+    model = load_rules("rps-fire").model
+    data = model_data(model)
+    deck = [card for card in model.decks.main.cards for _ in range(card.count)]
+    for kind in ("rock", "paper", "scissors", "fire-alarm"):
+        assert data["cards_of_type"][kind] == len([c for c in deck if c.type == kind])
+    assert data["card_values"]["fire-alarm-both"] == next(
+        c.value for c in deck if c.direction == "both"
+    )
+    for players in model.setup:
+        left = deck[players * rules.hand_size(model, players) + model.pile_start.cards :]
+        assert data["draw_pile"][players] == len(left)

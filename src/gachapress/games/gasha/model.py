@@ -6,7 +6,8 @@ rules/gasha/; this module only says what shape that data has.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Iterable
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, StringConstraints
 
@@ -195,3 +196,65 @@ class Gasha(GameBase):
 
     def kind(self, kind: str) -> KindInfo:
         return next(k for k in self.kinds if k.id == kind)
+
+    def derived_values(self) -> dict[str, Any]:
+        """Prose counts: rewards, ticket_halves, gasha_deal, gashas_per_kind, bonus_amounts."""
+        rewards = self.decks.set_rewards.cards
+        ticketed = [r for r in rewards if r.ticket]
+        from gachapress.games.gasha import rules  # the rules module imports this one
+
+        markers: dict[str, Marker] = {m.replace("+", "-plus"): m for m in get_args(Marker)}
+        in_play = {n: rules.rewards_in_play(self, n) for n in self.setup}
+        gashas = self.decks.gasha
+        return {
+            # Set Reward cards: with no marker / each marker (5+ as "5-plus"), with a ticket
+            # half, asking for identical Gashas; trade sizes; points above the size on cards
+            # with a half; cards in play and left in the pile after the row, by player count.
+            "rewards": {
+                "unmarked": sum(r.count for r in rewards if r.marker is None),
+                "marked": {
+                    key: sum(r.count for r in rewards if r.marker == m)
+                    for key, m in markers.items()
+                },
+                "with_ticket": sum(r.count for r in ticketed),
+                "identical": sum(r.count for r in rewards if r.identical),
+                "size": _span(r.size() for r in rewards),
+                "identical_size": _span(r.size() for r in rewards if r.identical),
+                "premium": _span(r.points - r.size() for r in ticketed),
+                "in_play": in_play,
+                "pile": {n: in_play[n] - row.reward_row for n, row in self.setup.items()},
+            },
+            # Ticket halves by colour on the cards always used; the colours each marker adds.
+            "ticket_halves": {
+                "unmarked": {
+                    c.id: sum(r.count for r in ticketed if r.marker is None and r.ticket == c.id)
+                    for c in self.ticket_colours
+                },
+                "marked": {
+                    key: [
+                        c.id
+                        for c in self.ticket_colours
+                        for r in ticketed
+                        if r.marker == m and r.ticket == c.id
+                        for _ in range(r.count)
+                    ]
+                    for key, m in markers.items()
+                },
+            },
+            # Gasha cards dealt to all hands, and left for the draw decks, by player count.
+            "gasha_deal": {
+                n: {"dealt": n * row.hand, "left": sum(rules.gasha_deck_sizes(self, n))}
+                for n, row in self.setup.items()
+            },
+            # The fewest Gasha cards of any one kind; and each Bonus token's effect amount.
+            "gashas_per_kind": min(
+                sum(g.count for g in gashas.cards if g.kind == k.id) for k in self.kinds
+            ),
+            "bonus_amounts": {t.id: t.effect.amount for t in self.decks.bonus_tokens.cards},
+        }
+
+
+def _span(values: Iterable[int]) -> dict[str, int]:
+    """The lowest and highest of ``values``, as ``min`` and ``max``."""
+    numbers = list(values)
+    return {"min": min(numbers), "max": max(numbers)}

@@ -207,3 +207,11 @@ class Gotcha(GameBase):
     refill: Refill
     end: End
     scoring: Scoring
+
+    def derived_values(self) -> dict[str, Any]:
+        """``notice_kinds``: notices per effect kind; ``ituned_amounts``: the distinct amounts."""
+        kinds: dict[str, int] = {}
+        for card in self.decks.notices.faces():
+            kinds[card.effect.kind] = kinds.get(card.effect.kind, 0) + card.count
+        amounts = sorted({card.amount for card in self.decks.ituned.faces()})
+        return {"notice_kinds": kinds, "ituned_amounts": amounts}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, model_validator
 
@@ -170,3 +170,19 @@ class RpsFire(GameBase):
     ranking: Annotated[list[Literal["fewest-points", "most-rounds-out"]], Field(min_length=1)]
     """How the final standings are ordered; players still tied after all of these share the win
     (seed: fewest points; clarification winner-ties)."""
+
+    def derived_values(self) -> dict[str, Any]:
+        """``card_values`` by card id, ``cards_of_type`` by type, ``draw_pile`` by player count."""
+        cards = self.decks.main.cards
+        return {
+            "card_values": {card.id: card.value for card in cards},
+            "cards_of_type": {
+                kind: sum(card.count for card in cards if card.type == kind)
+                for kind in get_args(CardType)
+            },
+            # Cards left in the deck after the deal and the cards that start the pile.
+            "draw_pile": {
+                n: self.decks.main.size() - n * row.hand - self.pile_start.cards
+                for n, row in self.setup.items()
+            },
+        }
