@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gachapress.data.load import load_rules
-from gachapress.data.placeholders import PlaceholderError, fill, model_data
+from gachapress.data.placeholders import PlaceholderError, card_data, fill, model_data
 
 DATA = model_data(load_rules("gachapon-trick").model)
 
@@ -117,3 +117,36 @@ def test_rps_fire_derived_values_recount_the_deck() -> None:
     for players in model.setup:
         left = deck[players * rules.hand_size(model, players) + model.pile_start.cards :]
         assert data["draw_pile"][players] == len(left)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("{n|plural:card}", "1 card"), ("{m|plural:card}", "2 cards"), ("{z|plural:turn}", "0 turns")],
+)
+def test_plural_counts_a_word(text: str, expected: str) -> None:
+    assert fill(text, {"n": 1, "m": 2, "z": 0}) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{n|plural}", "needs a word"),
+        ("{n|number:card}", "takes no word"),
+        ("{n|bogus:card}", "unknown format 'bogus'"),
+    ],
+)
+def test_format_words_are_checked(text: str, message: str) -> None:
+    with pytest.raises(PlaceholderError, match=message):
+        fill(text, {"n": 1})
+
+
+def test_a_card_text_names_its_own_fields() -> None:
+    model = load_rules("gotchacards").model
+    capsule = next(c for c in model.decks.main.cards if c.id == "capsule")
+    assert capsule.effect is not None
+    data = card_data(model_data(model), capsule)
+    assert (
+        fill("draw {card.effect.count|plural:card}", data) == f"draw {capsule.effect.count} cards"
+    )
+    assert model_data(model)["effects"]["capsule"]["count"] == capsule.effect.count
+    assert "{" in capsule.text["en"]  # the source keeps the placeholder; faces and books fill it

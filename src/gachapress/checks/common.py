@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from gachapress.data.load import GameData
 from gachapress.data.model import Text
-from gachapress.data.placeholders import PlaceholderError, fill, model_data
+from gachapress.data.placeholders import PlaceholderError, card_data, fill, model_data
 from gachapress.data.yamlsource import PathKey
 from gachapress.errors import Problem
 
@@ -59,12 +59,20 @@ def languages(game: GameData) -> Iterator[Problem]:
 
 
 def placeholders(game: GameData) -> Iterator[Problem]:
-    """Every ``{path}`` placeholder in a text names a value of the game's data."""
+    """Every ``{path}`` placeholder in a text names a value of the game's data (and, in a
+    card's own texts, ``{card.path}`` a value of that card)."""
     data = model_data(game.model)
+    cards = {
+        ("decks", deck_id, *path): card
+        for deck_id, deck in game.model.deck_items()
+        for card, path in zip(deck.faces(), deck.face_paths(), strict=True)
+    }
     for path, text in _texts(game.model, ()):
+        card = next((cards[path[:n]] for n in range(len(path), 0, -1) if path[:n] in cards), None)
+        values = data if card is None else card_data(data, card)
         for lang, line in text.items():
             try:
-                fill(line, data)
+                fill(line, values)
             except PlaceholderError as exc:
                 yield game.where((*path, lang)).problem(f"placeholder: {exc}")
 

@@ -13,6 +13,7 @@ import typer
 
 from gachapress.cli.common import RootOption, load_or_report, select_games
 from gachapress.data.load import GameData
+from gachapress.data.placeholders import card_texts
 
 
 class CardFormat(StrEnum):
@@ -21,11 +22,14 @@ class CardFormat(StrEnum):
 
 
 def card_records(game: GameData) -> list[dict[str, Any]]:
-    """One record per distinct face: id, deck, count, then the card's own fields."""
+    """One record per distinct face: id, deck, count, then the card's own fields (its text as
+    printed, placeholders filled)."""
     records = []
     for deck_id, deck in game.model.deck_items():
         for card in deck.faces():
             fields = card.model_dump(mode="json", exclude_none=True)
+            if "text" in fields:
+                fields["text"] = card_texts(game.model, card)
             record = {"id": fields.pop("id"), "deck": deck_id, "count": fields.pop("count")}
             record.update(fields)
             records.append(record)

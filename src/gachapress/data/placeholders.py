@@ -1,5 +1,6 @@
 """Numbers in prose come from the model: ``{setup.3.money|yen}`` in a text is replaced by the
-value at that data path (as written in the YAML), optionally formatted.
+value at that data path (as written in the YAML), optionally formatted; a card's own texts may
+also name its fields, ``{card.effect.count|plural:card}`` ("2 cards").
 
 So a rulebook sentence never types a number twice: change the YAML and the prose follows.
 Write a literal brace as ``{{`` or ``}}``.
@@ -8,12 +9,12 @@ Write a literal brace as ``{{`` or ``}}``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-from gachapress.data.model import GameBase
+from gachapress.data.model import Card, GameBase
 
-PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([a-z0-9_.-]+)(?:\|([a-z_]+))?\}")
+PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([a-z0-9_.-]+)(?:\|([a-z_]+)(?::([a-z ]+))?)?\}")
 
 FORMATS: dict[str, Callable[[Any], str]] = {
     "yen": lambda v: f"¥{v:,}",
@@ -23,6 +24,11 @@ FORMATS: dict[str, Callable[[Any], str]] = {
     "number": lambda v: f"{v:,}",
     "signed": lambda v: f"{v:+,}",
     "icons": lambda v: _icons(v),
+}
+#: Formats that take a word after a colon: ``{effect.count|plural:card}`` is "1 card" or
+#: "2 cards" (English; Japanese prose writes the counter itself, ``{effect.count}枚``).
+WORD_FORMATS: dict[str, Callable[[Any, str], str]] = {
+    "plural": lambda v, word: f"{int(v)} {word}" + ("" if int(v) == 1 else "s"),
 }
 
 
@@ -77,7 +83,7 @@ def fill(text: str, data: dict[str, Any]) -> str:
     """``text`` with every placeholder replaced by its value."""
 
     def replace(match: re.Match[str]) -> str:
-        whole, path, fmt = match.group(0), match.group(1), match.group(2)
+        whole, path, fmt, word = match.group(0), match.group(1), match.group(2), match.group(3)
         if path is None:
             return whole[0]
         value = lookup(data, path)
@@ -85,17 +91,37 @@ def fill(text: str, data: dict[str, Any]) -> str:
             if isinstance(value, dict | list):
                 raise PlaceholderError(f"{path!r} is not a single value")
             return str(value)
-        if fmt not in FORMATS:
-            raise PlaceholderError(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
+        known = WORD_FORMATS if word is not None else FORMATS
+        if fmt not in known:
+            raise PlaceholderError(_format_help(fmt))
         try:
-            return FORMATS[fmt](value)
+            return WORD_FORMATS[fmt](value, word) if word else FORMATS[fmt](value)
         except (TypeError, ValueError):
             raise PlaceholderError(f"{path!r} cannot be written as {fmt}") from None
 
     return PLACEHOLDER.sub(replace, text)
 
 
-def placeholders(text: str) -> Iterator[str]:
-    for match in PLACEHOLDER.finditer(text):
-        if match.group(1):
-            yield match.group(0)
+def _format_help(fmt: str) -> str:
+    if fmt in WORD_FORMATS:
+        return f"the format {fmt!r} needs a word: {{path|{fmt}:card}}"
+    if fmt in FORMATS:
+        return f"the format {fmt!r} takes no word after a colon"
+    known = ", ".join([*FORMATS, *WORD_FORMATS])
+    return f"unknown format {fmt!r} (formats: {known})"
+
+
+def card_data(data: dict[str, Any], card: Card) -> dict[str, Any]:
+    """``data`` (see ``model_data``) with the card's own fields under ``card``, for the texts
+    on a card: ``{card.effect.count}``."""
+    return {**data, "card": card.model_dump(mode="python", by_alias=True)}
+
+
+def card_texts(model: GameBase, card: Card) -> dict[str, str]:
+    """A card's text in each language as printed: placeholders filled (``check`` verified
+    them)."""
+    texts = dict(card.text or {})
+    if any("{" in text for text in texts.values()):
+        values = card_data(model_data(model), card)
+        texts = {lang: fill(text, values) for lang, text in texts.items()}
+    return texts

@@ -33,7 +33,13 @@ from markupsafe import Markup
 from gachapress.checks.examples import Verdict, evaluate
 from gachapress.data.load import GameData
 from gachapress.data.model import BookSection, Card, Text
-from gachapress.data.placeholders import FORMATS, PlaceholderError, fill, model_data
+from gachapress.data.placeholders import (
+    FORMATS,
+    PlaceholderError,
+    card_data,
+    fill,
+    model_data,
+)
 from gachapress.data.yamlsource import Locations, PathKey, load_yaml
 from gachapress.errors import Problem, RulesError
 from gachapress.publish.charts import Bar, Span, bar_chart, range_chart
@@ -380,9 +386,11 @@ class Page:
         self.icons: dict[str, None] = {}  # OpenMoji hexcodes used, in order of first use
 
     # -- small helpers --------------------------------------------------------------------------
-    def t(self, value: Text) -> str:
-        """A model text in this page's language, its placeholders filled (check verified them)."""
-        return tidy(fill(value[self.lang], self.data), self.lang)
+    def t(self, value: Text, card: Card | None = None) -> str:
+        """A model text in this page's language, its placeholders filled (check verified them);
+        ``card``: the card the text is on, whose fields it may name as ``{card.path}``."""
+        data = self.data if card is None else card_data(self.data, card)
+        return tidy(fill(value[self.lang], data), self.lang)
 
     def ui(self, key: str, **values: Any) -> str:
         return self.words.ui(key, **values)

@@ -10,7 +10,7 @@ from typing import Any
 
 from gachapress.data.load import GameData
 from gachapress.data.model import Card
-from gachapress.data.placeholders import PlaceholderError
+from gachapress.data.placeholders import PlaceholderError, card_texts
 from gachapress.data.yamlsource import Locations
 from gachapress.errors import Problem, RulesError
 from gachapress.render.layout import Face, LayoutFile, Shape, load_layout, resolve_face
@@ -46,8 +46,9 @@ def card_context(game: GameData, deck_id: str, card: Card | None, lang: str) -> 
         context |= card.model_dump(mode="python", by_alias=True)
         context["names"] = dict(card.name)
         context["name"] = card.name.get(lang, "")
-        context["texts"] = dict(card.text or {})
-        context["text"] = (card.text or {}).get(lang, "")
+        texts = card_texts(model, card)
+        context["texts"] = texts
+        context["text"] = texts.get(lang, "")
         if game.spec.face_context is not None:
             context |= game.spec.face_context(model, deck_id, card)
     return context

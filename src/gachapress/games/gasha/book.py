@@ -122,7 +122,7 @@ def tables(page: Page) -> GameTables:
                 [
                     cell(page.card(t.id, size="s", caption="")),
                     cell(text(page.t(t.name))),
-                    cell(*runs(page.t(t.text) if t.text else "")),
+                    cell(*runs(page.t(t.text, card=t) if t.text else "")),
                     cell(text(t.count)),
                 ]
                 for t in model.decks.bonus_tokens.cards

@@ -31,7 +31,7 @@ def tables(page: Page) -> GameTables:
                 cell(*name),
                 cell(text(page.words.label("values", c.type))),
                 cell(text(c.count)),
-                cell(*runs(page.t(c.text) if c.text else "")),
+                cell(*runs(page.t(c.text, card=c) if c.text else "")),
             ]
         )
     tables.decks["main"] = [

@@ -248,6 +248,14 @@ class GotchaCards(GameBase):
         return sum(c.count for c in self.deck_cards(beginner=beginner))
 
     def derived_values(self) -> dict[str, Any]:
-        """``beginner_deck``: its ``cards`` and how many advanced cards it ``leaves_out``."""
+        """``beginner_deck``: its ``cards`` and how many advanced cards it ``leaves_out``;
+        ``effects``: each card's effect, by card id."""
         full, beginner = self.deck_size(), self.deck_size(beginner=True)
-        return {"beginner_deck": {"cards": beginner, "leaves_out": full - beginner}}
+        return {
+            "beginner_deck": {"cards": beginner, "leaves_out": full - beginner},
+            "effects": {
+                card.id: card.effect.model_dump(mode="python", by_alias=True)
+                for card in self.decks.main.cards
+                if card.effect is not None
+            },
+        }
