@@ -144,9 +144,23 @@ def test_a_card_text_names_its_own_fields() -> None:
     model = load_rules("gotchacards").model
     capsule = next(c for c in model.decks.main.cards if c.id == "capsule")
     assert capsule.effect is not None
-    data = card_data(model_data(model), capsule)
+    data = card_data(model, model_data(model), capsule)
     assert (
         fill("draw {card.effect.count|plural:card}", data) == f"draw {capsule.effect.count} cards"
     )
     assert model_data(model)["effects"]["capsule"]["count"] == capsule.effect.count
     assert "{" in capsule.text["en"]  # the source keeps the placeholder; faces and books fill it
+
+
+def test_fighting_cards_name_what_they_beat_and_lose_to() -> None:
+    model = load_rules("gotchacards").model
+    data = model_data(model)
+    for card in model.decks.main.cards:
+        values = card_data(model, data, card)["card"]
+        if card.type == "item":
+            assert "beats" not in values
+            continue
+        assert model.beats[values["beats"]] != card.type  # it beats that type, not the reverse
+        assert values["beats"] == model.beats[card.type]
+        assert model.beats[values["loses_to"]] == card.type
+        assert fill("{card.type|capital}", {"card": values}) == card.type.capitalize()

@@ -69,7 +69,7 @@ def placeholders(game: GameData) -> Iterator[Problem]:
     }
     for path, text in _texts(game.model, ()):
         card = next((cards[path[:n]] for n in range(len(path), 0, -1) if path[:n] in cards), None)
-        values = data if card is None else card_data(data, card)
+        values = data if card is None else card_data(game.model, data, card)
         for lang, line in text.items():
             try:
                 fill(line, values)

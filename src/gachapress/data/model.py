@@ -255,6 +255,11 @@ class GameBase(Strict):
     def player_counts(self) -> list[int]:
         return sorted({n for mode in self.modes.values() for n in mode.players})
 
+    def card_values(self, card: Card) -> dict[str, Any]:
+        """Values a card's own texts may name besides its fields, as ``{card.<name>}`` (a game
+        adds its own)."""
+        return {}
+
     def derived_values(self) -> dict[str, Any]:
         """Numbers worked out from the data that prose may name as placeholders (a game adds
         its own; see ``placeholders.model_data``)."""

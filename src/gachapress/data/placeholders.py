@@ -24,6 +24,7 @@ FORMATS: dict[str, Callable[[Any], str]] = {
     "number": lambda v: f"{v:,}",
     "signed": lambda v: f"{v:+,}",
     "icons": lambda v: _icons(v),
+    "capital": lambda v: str(v)[:1].upper() + str(v)[1:],
 }
 #: Formats that take a word after a colon: ``{effect.count|plural:card}`` is "1 card" or
 #: "2 cards" (English; Japanese prose writes the counter itself, ``{effect.count}枚``).
@@ -111,10 +112,13 @@ def _format_help(fmt: str) -> str:
     return f"unknown format {fmt!r} (formats: {known})"
 
 
-def card_data(data: dict[str, Any], card: Card) -> dict[str, Any]:
-    """``data`` (see ``model_data``) with the card's own fields under ``card``, for the texts
-    on a card: ``{card.effect.count}``."""
-    return {**data, "card": card.model_dump(mode="python", by_alias=True)}
+def card_data(model: GameBase, data: dict[str, Any], card: Card) -> dict[str, Any]:
+    """``data`` (see ``model_data``) with the card's own fields under ``card``, and what the
+    game works out for it (``card_values``), for the texts on a card: ``{card.effect.count}``."""
+    return {
+        **data,
+        "card": {**card.model_dump(mode="python", by_alias=True), **model.card_values(card)},
+    }
 
 
 def card_texts(model: GameBase, card: Card) -> dict[str, str]:
@@ -122,6 +126,6 @@ def card_texts(model: GameBase, card: Card) -> dict[str, str]:
     them)."""
     texts = dict(card.text or {})
     if any("{" in text for text in texts.values()):
-        values = card_data(model_data(model), card)
+        values = card_data(model, model_data(model), card)
         texts = {lang: fill(text, values) for lang, text in texts.items()}
     return texts

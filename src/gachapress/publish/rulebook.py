@@ -389,7 +389,7 @@ class Page:
     def t(self, value: Text, card: Card | None = None) -> str:
         """A model text in this page's language, its placeholders filled (check verified them);
         ``card``: the card the text is on, whose fields it may name as ``{card.path}``."""
-        data = self.data if card is None else card_data(self.data, card)
+        data = self.data if card is None else card_data(self.game.model, self.data, card)
         return tidy(fill(value[self.lang], data), self.lang)
 
     def ui(self, key: str, **values: Any) -> str:

@@ -247,6 +247,15 @@ class GotchaCards(GameBase):
     def deck_size(self, *, beginner: bool = False) -> int:
         return sum(c.count for c in self.deck_cards(beginner=beginner))
 
+    def card_values(self, card: Card) -> dict[str, Any]:
+        """For a fighting card: the type it ``beats`` and the type it ``loses_to`` (left out
+        when the ``beats`` table has none: the beats-cycle check reports that)."""
+        if not isinstance(card, GotchaCard) or card.type == "item":
+            return {}
+        values = {"beats": self.beats.get(card.type)}
+        values["loses_to"] = next((a for a, b in self.beats.items() if b == card.type), None)
+        return {name: kind for name, kind in values.items() if kind is not None}
+
     def derived_values(self) -> dict[str, Any]:
         """``beginner_deck``: its ``cards`` and how many advanced cards it ``leaves_out``;
         ``effects``: each card's effect, by card id."""
