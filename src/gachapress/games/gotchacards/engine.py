@@ -88,9 +88,7 @@ class _Tables:
     def rotations(self, players: int) -> list[list[int]]:
         """For each seat, every seat clockwise from it (effect priority order)."""
         if players not in self._rotations:
-            self._rotations[players] = [
-                [(first + k) % players for k in range(players)] for first in range(players)
-            ]
+            self._rotations[players] = [rules.clockwise(players, first) for first in range(players)]
         return self._rotations[players]
 
     def _answer(self, action: Action, answer: rules.Answer) -> Action:

@@ -632,8 +632,8 @@ class ShowdownOutcome:
     trashed: list[GotchaCard] = field(default_factory=list)
 
 
-def _rotation(players: int, first: int) -> list[int]:
-    """Every seat clockwise from ``first``."""
+def clockwise(players: int, first: int) -> list[int]:
+    """Every seat clockwise from ``first`` (effect priority order)."""
     return [(first + k) % players for k in range(players)]
 
 
@@ -650,7 +650,7 @@ def resolve_showdown(
     n = len(plays)
     if not 0 <= priority < n or plays[priority] is None:
         raise ValueError("priority must be a seat with a card in play")
-    order = _rotation(n, priority)
+    order = clockwise(n, priority)
     draws, steals = [0] * n, [0] * n
     cards: Sequence[GotchaCard | None] = plays
     fights: list[FightType | Literal["item"] | None]
@@ -780,7 +780,8 @@ def party_resolve(
 
 def _holding(current: int, hands: Sequence[int]) -> list[int]:
     """The seats holding cards, clockwise from the one after ``current``."""
-    return [seat for seat in (*range(current + 1, len(hands)), *range(current + 1)) if hands[seat]]
+    n = len(hands)
+    return [seat for seat in clockwise(n, (current + 1) % n) if hands[seat]]
 
 
 def _check_hands(current: int, hands: Sequence[int]) -> None:
