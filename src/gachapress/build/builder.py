@@ -1,15 +1,15 @@
 """`gachapress build`: check, then write each game's card SVGs, print-and-play PDFs and
 rulebooks into out/, incrementally and atomically.
 
-Each game is built in its own process (``--jobs``) into a staging folder: outputs whose input
-hash is unchanged are hard-linked from out/ (untouched), the others are written anew. Only when
-every game has been checked and built are the staging folders swapped into out/, so a failure
-leaves the previous out/ whole; a build with nothing to do touches nothing.
+The whole new out/ tree is staged beside out/ (see ``outdir``): each game is built in its own
+process (``--jobs``), writing only the outputs whose input hash changed; everything unchanged is
+hard-linked from out/. Only when every game has been checked and built does one atomic switch
+put the new tree in place, so a failure or a kill leaves the previous out/ whole, and a build
+with nothing to do touches nothing.
 """
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import os
 import shutil
@@ -18,17 +18,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gachapress.build import outdir
 from gachapress.build.manifest import (
     code_version,
-    hash_files,
+    hash_file,
     hash_text,
-    read_manifest,
-    write_manifest,
+    hash_tree,
 )
+from gachapress.build.outdir import MARKER, OutputError
 from gachapress.errors import Problem, RulesError
 
 if TYPE_CHECKING:
     from gachapress.data.load import GameData
+    from gachapress.render.layout import Face
 
 PAPERS = ("a4", "letter")
 INDEX = "index.html"
@@ -59,7 +61,6 @@ class GameOutcome:
     entries: dict[str, str] = field(default_factory=dict)  # output (relative to out/) -> hash
     written: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
-    staged: Path | None = None  # the staging folder to swap in, if anything changed
 
 
 @dataclass
@@ -75,56 +76,95 @@ def build(
     game_ids: list[str],
     options: BuildOptions,
     jobs: int = 1,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[GameOutcome], None] | None = None,
 ) -> BuildReport:
-    """Build the games; publish into ``options.out`` only if every game checked and built."""
-    manifest_name = (
-        "manifest-" + hashlib.sha256(str(options.out.resolve()).encode()).hexdigest()[:10]
-    )
-    manifest_dir = options.build_dir / manifest_name
-    previous = read_manifest(manifest_dir)
-    stage_root = options.build_dir / f"stage-{os.getpid()}"
-    shutil.rmtree(stage_root, ignore_errors=True)
-    work = [(game_id, options, previous, stage_root) for game_id in game_ids]
+    """Build the games; publish into ``options.out`` only if every game checked and built.
+
+    Raises OutputError when out/ may not or cannot be written; out/ is then as it was."""
+    out = options.out
+    outdir.guard(out, options.root)
+    try:
+        with outdir.locked(out):
+            outdir.recover(out)
+            previous = outdir.guard(out, options.root)  # again: now nobody else is writing
+            return _build_locked(game_ids, options, previous, jobs, progress)
+    except OSError as exc:
+        where = exc.filename or out
+        raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from None
+
+
+def _build_locked(
+    game_ids: list[str],
+    options: BuildOptions,
+    previous: dict[str, str],
+    jobs: int,
+    progress: Callable[[GameOutcome], None] | None,
+) -> BuildReport:
+    out = options.out
+    stage = outdir.staging_name(out, "stage")
+    work = [(game_id, options, previous, stage) for game_id in game_ids]
     outcomes: list[GameOutcome] = []
     try:
         if jobs > 1 and len(work) > 1:
-            with multiprocessing.get_context().Pool(processes=min(jobs, len(work))) as pool:
+            context = multiprocessing.get_context()
+            with context.Pool(
+                processes=min(jobs, len(work)),
+                initializer=outdir.die_with_parent,
+                initargs=(os.getpid(),),
+            ) as pool:
                 for outcome in pool.imap_unordered(_build_game, work):
                     outcomes.append(outcome)
                     if progress:
-                        progress(outcome.game)
+                        progress(outcome)
         else:
             for item in work:
                 outcomes.append(_build_game(item))
                 if progress:
-                    progress(item[0])
+                    progress(outcomes[-1])
         outcomes.sort(key=lambda o: game_ids.index(o.game))
         report = BuildReport(outcomes)
         if report.problems:
             return report
-        for outcome in outcomes:
-            if outcome.staged is not None:
-                _swap(outcome.staged, options.out / outcome.game, stage_root)
         entries = {k: v for k, v in previous.items() if k.split("/", 1)[0] not in game_ids}
         for outcome in outcomes:
             entries.update(outcome.entries)
-        _write_index(options, entries, previous)
-        if entries != previous:
-            write_manifest(manifest_dir, entries)
+        index_changed = _stage_index(options, entries, previous, stage)
+        if not index_changed and entries == previous and not any(o.written for o in outcomes):
+            return report  # nothing changed: out/ is not touched at all
+        _fill_stage(out, stage, entries, previous)
+        outdir.write_marker(stage, entries)
+        outdir.fault("staged")
+        outdir.switch(stage, out)
         return report
     finally:
-        shutil.rmtree(stage_root, ignore_errors=True)
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def _fill_stage(out: Path, stage: Path, entries: dict[str, str], previous: dict[str, str]) -> None:
+    """Complete the staged tree: every output not written anew is linked from out/, and files
+    someone else put in out/ (not in the tool's marker) are carried over, never dropped."""
+    if not out.is_dir():
+        return
+    for path in sorted(out.rglob("*")):
+        rel = path.relative_to(out).as_posix()
+        target = stage / rel
+        if path.is_symlink() or not path.is_file() or rel == MARKER or target.exists():
+            continue
+        if rel in previous and rel not in entries:
+            continue  # an output of the tool that this build no longer makes
+        if rel in entries and entries[rel] != previous.get(rel):
+            continue  # changed, and so written anew (or it would be in the stage)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _link(path, target)
 
 
 def _build_game(item: tuple[str, BuildOptions, dict[str, str], Path]) -> GameOutcome:
-    game_id, options, previous, stage_root = item
+    """Check one game and write the outputs whose hash changed into the stage."""
+    game_id, options, previous, stage = item
     outcome = GameOutcome(game_id)
     inputs = _inputs_hash(game_id, options)
     mine = {rel: digest for rel, digest in previous.items() if rel.split("/", 1)[0] == game_id}
-    if mine.get(f"{game_id}/") == inputs and _published(options.out, game_id) == set(mine) - {
-        f"{game_id}/"
-    }:
+    if mine.get(f"{game_id}/") == inputs and _present(options.out, set(mine) - {f"{game_id}/"}):
         outcome.entries, outcome.kept = mine, sorted(set(mine) - {f"{game_id}/"})
         return outcome  # nothing that shapes this game changed since it was built
     from gachapress.checks import run_checks  # the slow path's imports: a no-op build skips them
@@ -141,31 +181,20 @@ def _build_game(item: tuple[str, BuildOptions, dict[str, str], Path]) -> GameOut
     if outcome.problems:
         return outcome
     try:
-        plan = _plan(game, options)
+        plan = _plan(game, options, inputs)
     except RulesError as exc:
         outcome.problems = exc.problems
         return outcome
     outcome.entries = {rel: digest for rel, (digest, _) in plan.items()}
-    outcome.entries[f"{game_id}/"] = _inputs_hash(game_id, options)
-    unchanged = {
-        rel
-        for rel, (digest, _) in plan.items()
-        if previous.get(rel) == digest and (options.out / rel).is_file()
-    }
-    if unchanged == set(plan) and _published(options.out, game_id) == set(plan):
-        outcome.kept = sorted(plan)
-        return outcome
-    stage = stage_root / game_id
-    for rel, (_, write) in sorted(plan.items()):
-        target = stage_root / rel
+    outcome.entries[f"{game_id}/"] = inputs
+    for rel, (digest, write) in sorted(plan.items()):
+        if previous.get(rel) == digest and (options.out / rel).is_file():
+            outcome.kept.append(rel)  # linked into the stage with the rest of out/
+            continue
+        target = stage / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        if rel in unchanged:
-            _link(options.out / rel, target)
-            outcome.kept.append(rel)
-        else:
-            write(target)
-            outcome.written.append(rel)
-    outcome.staged = stage
+        write(target)
+        outcome.written.append(rel)
     return outcome
 
 
@@ -173,24 +202,24 @@ Writer = Callable[[Path], None]
 
 
 def _inputs_hash(game_id: str, options: BuildOptions) -> str:
-    """Everything a game's outputs are made from: its rules, layouts, templates and code."""
-    files = [
-        *(options.root / "rules" / game_id).glob("*.yaml"),
-        *(p for p in options.templates.rglob("*") if p.is_file()),
-    ]
-    return hash_files(files, code_version(game_id), repr(options.papers), repr(options.back_offset))
+    """Everything a game's outputs are made from: every file of its rules folder (art included),
+    every template, layout and preset, the code and the libraries, and the build options."""
+    return hash_text(
+        hash_tree(options.root / "rules" / game_id, options.root),
+        hash_tree(options.templates, options.root),
+        code_version(game_id),
+        repr(options.papers),
+        repr(options.back_offset),
+    )
 
 
-def _published(out: Path, game_id: str) -> set[str]:
-    folder = out / game_id
-    if not folder.is_dir():
-        return set()
-    return {
-        f"{game_id}/{p.relative_to(folder).as_posix()}" for p in folder.rglob("*") if p.is_file()
-    }
+def _present(out: Path, rels: set[str]) -> bool:
+    return all((out / rel).is_file() for rel in rels)
 
 
-def _plan(game: GameData, options: BuildOptions) -> dict[str, tuple[str, Writer]]:
+def _plan(
+    game: GameData, options: BuildOptions, inputs: str
+) -> dict[str, tuple[str, Writer]]:
     """Every output of a game with the hash of what it is made from and how to write it."""
     from gachapress.publish.pnp import write_pnp
     from gachapress.render.faces import game_faces
@@ -204,12 +233,11 @@ def _plan(game: GameData, options: BuildOptions) -> dict[str, tuple[str, Writer]
     faces = [face for deck in decks for face, _ in deck.fronts] + [deck.back for deck in decks]
     css = font_css(faces, measure.fonts)
     code = code_version(game.id)
-    inputs = _inputs_hash(game.id, options)
     plan: dict[str, tuple[str, Writer]] = {}
     css_hash = hash_text(css)
     for face in faces:
         plan[f"{game.id}/cards/{face.key}.svg"] = (
-            hash_text(code, repr(face), css_hash),
+            hash_text(code, repr(face), css_hash, *_art_digests(face)),
             lambda path, face=face: path.write_text(face_svg(face, css), encoding="utf-8"),
         )
     from gachapress.publish.rulebook import render_rulebooks
@@ -232,9 +260,22 @@ def _plan(game: GameData, options: BuildOptions) -> dict[str, tuple[str, Writer]
     return plan
 
 
-def _write_index(options: BuildOptions, entries: dict[str, str], previous: dict[str, str]) -> None:
-    """The site index links every game built into this out/; rewritten when any of them (or
-    the templates) changed, atomically."""
+def _art_digests(face: Face) -> list[str]:
+    """The content of the art files a face draws: editing one rebuilds the face."""
+    from gachapress.render.layout import Art
+
+    return [
+        hash_file(Path(item.source.removeprefix("file:")))
+        for item in face.items
+        if isinstance(item, Art) and item.source.startswith("file:")
+    ]
+
+
+def _stage_index(
+    options: BuildOptions, entries: dict[str, str], previous: dict[str, str], stage: Path
+) -> bool:
+    """Write the site index into the stage when any game built into out/ (or the templates)
+    changed; record its hash in ``entries``. Returns whether it was written."""
     from gachapress.data.load import load_rules
     from gachapress.games import GAME_IDS
     from gachapress.publish.site import write_index
@@ -243,13 +284,10 @@ def _write_index(options: BuildOptions, entries: dict[str, str], previous: dict[
     digest = hash_text(*(entries[f"{game_id}/"] for game_id in built), repr(options.papers))
     entries[INDEX] = digest
     if previous.get(INDEX) == digest and (options.out / INDEX).is_file():
-        return
+        return False
     games = [load_rules(game_id, options.root / "rules") for game_id in built]
-    staging = options.build_dir / f"index-{os.getpid()}"
-    written = write_index(games, staging, templates_dir=options.templates, papers=options.papers)
-    options.out.mkdir(parents=True, exist_ok=True)
-    written.replace(options.out / INDEX)
-    shutil.rmtree(staging, ignore_errors=True)
+    write_index(games, stage, templates_dir=options.templates, papers=options.papers)
+    return True
 
 
 def _link(source: Path, target: Path) -> None:
@@ -258,13 +296,3 @@ def _link(source: Path, target: Path) -> None:
         os.link(source, target)
     except OSError:
         shutil.copy2(source, target)
-
-
-def _swap(staged: Path, final: Path, stage_root: Path) -> None:
-    """Put a staged game folder in place of the published one."""
-    final.parent.mkdir(parents=True, exist_ok=True)
-    old = stage_root / f"old-{final.name}"
-    if final.exists():
-        final.rename(old)
-    staged.rename(final)
-    shutil.rmtree(old, ignore_errors=True)

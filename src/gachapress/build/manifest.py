@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+import os
 from functools import cache
 from importlib import metadata
 from pathlib import Path
 
 import gachapress
-
-MANIFEST = "manifest.json"
 
 
 @cache
@@ -47,14 +45,27 @@ def code_version(game_id: str) -> str:
     return digest.hexdigest()
 
 
-def hash_files(files: Iterable[Path], *extra: str) -> str:
-    """A content hash of files (by name and bytes) and extra strings."""
+def hash_file(file: Path) -> str:
+    return hashlib.sha256(file.read_bytes()).hexdigest()
+
+
+def hash_tree(folder: Path, root: Path) -> str:
+    """A content hash of every file under ``folder`` by its path and bytes. Links are not
+    followed out of ``root``: a link is hashed by where it points (loading refuses such files),
+    so a link to a device or a huge file outside the project is never read."""
     digest = hashlib.sha256()
-    for file in sorted(files):
-        digest.update(file.name.encode())
-        digest.update(file.read_bytes())
-    for item in extra:
-        digest.update(item.encode())
+    limit = root.resolve()
+    for directory, folders, files in os.walk(folder):
+        folders.sort()
+        for name in sorted(files):
+            path = Path(directory, name)
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+            real = path.resolve()
+            if real.is_relative_to(limit) and real.is_file():
+                digest.update(hash_file(real).encode())
+            else:
+                pointer = os.readlink(path) if path.is_symlink() else ""
+                digest.update(b"link:" + os.fsencode(pointer))
     return digest.hexdigest()
 
 
@@ -66,17 +77,15 @@ def hash_text(*parts: str) -> str:
     return digest.hexdigest()
 
 
-def read_manifest(build_dir: Path) -> dict[str, str]:
-    """``{output path relative to out/: input hash}`` of the last build (empty if none)."""
+def adopt_legacy_manifest(build_dir: Path, out: Path) -> dict[str, str]:
+    """What an older gachapress (which kept its manifest in build/) wrote into ``out``, when
+    every file there is one it listed; else nothing, and out/ is rebuilt from scratch."""
+    name = "manifest-" + hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:10]
     try:
-        data = json.loads((build_dir / MANIFEST).read_text(encoding="utf-8"))
+        data = json.loads((build_dir / name / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return data if isinstance(data, dict) else {}
-
-
-def write_manifest(build_dir: Path, entries: dict[str, str]) -> None:
-    build_dir.mkdir(parents=True, exist_ok=True)
-    temporary = build_dir / (MANIFEST + ".tmp")
-    temporary.write_text(json.dumps(entries, indent=1, sort_keys=True), encoding="utf-8")
-    temporary.replace(build_dir / MANIFEST)
+    if not isinstance(data, dict):
+        return {}
+    found = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    return data if found and found <= set(data) else {}

@@ -12,7 +12,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
-from gachapress.build.builder import PAPERS, BuildOptions, build
+from gachapress.build.builder import PAPERS, BuildOptions, GameOutcome, build
+from gachapress.build.outdir import OutputError
 from gachapress.cli.common import RootOption, print_problems, select_games
 
 
@@ -31,6 +32,19 @@ def _offset(text: str) -> tuple[float, float]:
     if abs(x) > 10 or abs(y) > 10:
         raise typer.BadParameter("a back offset of more than 10 mm is a printer problem")
     return x, y
+
+
+def _game_line(outcome: GameOutcome) -> None:
+    """Off a terminal, one line per game as it finishes (a log shows the build advancing)."""
+    if outcome.problems:
+        typer.echo(f"{outcome.game}: failed the checks", err=True)
+    else:
+        written = len(outcome.written)
+        typer.echo(
+            f"{outcome.game}: {written} file{'s' if written != 1 else ''} written, "
+            f"{len(outcome.kept)} unchanged",
+            err=True,
+        )
 
 
 def build_command(
@@ -67,18 +81,22 @@ def build_command(
         back_offset=_offset(back_offset),
     )
     started = time.perf_counter()
-    if sys.stderr.isatty():
-        with Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        ) as bar:
-            task = bar.add_task("building", total=len(selected))
-            report = build(selected, options, jobs, progress=lambda _: bar.advance(task))
-    else:
-        report = build(selected, options, jobs)
+    try:
+        if sys.stderr.isatty():
+            with Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            ) as bar:
+                task = bar.add_task("building", total=len(selected))
+                report = build(selected, options, jobs, progress=lambda _: bar.advance(task))
+        else:
+            report = build(selected, options, jobs, progress=_game_line)
+    except OutputError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
     if report.problems:
         print_problems(report.problems)
         failed = sorted({o.game for o in report.games if o.problems})

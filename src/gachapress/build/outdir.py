@@ -1,0 +1,186 @@
+"""Where a build publishes: it refuses folders the tool did not make, takes one lock per output
+folder, and switches from the old tree to the new one in a single atomic step.
+
+A build writes its whole new tree into a staging folder beside the output folder (so on the same
+filesystem), then exchanges the two with one ``renameat2(RENAME_EXCHANGE)``: at any instant the
+output folder is either the old tree or the new one. Where the kernel or filesystem cannot
+exchange, the old tree is renamed aside first and put back by the next build if a kill came
+between the two renames. The output folder carries a marker listing every file the tool wrote;
+only those are ever replaced or deleted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import fcntl
+import json
+import os
+import re
+import shutil
+import signal
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from gachapress.build.manifest import adopt_legacy_manifest
+from gachapress.errors import GachapressError
+
+#: The file in every output folder that says the tool made it and lists what it wrote.
+MARKER = ".gachapress-out.json"
+_GENERATOR = "gachapress"
+#: Folders of a project that an output folder may never be, contain or lie in.
+_PROTECTED = ("rules", "templates", "src")
+
+
+class OutputError(GachapressError):
+    """The output folder cannot be used or written; the message says why and what to do."""
+
+
+def staging_name(out: Path, kind: str) -> Path:
+    """A working folder beside ``out``: ``.out.stage-PID`` (the new tree) or ``.out.old-PID``."""
+    return out.with_name(f".{out.name}.{kind}-{os.getpid()}")
+
+
+def guard(out: Path, root: Path) -> dict[str, str]:
+    """Refuse an output folder that is, holds or lies in the project's own files, the file
+    system root or the home folder, or that holds files the tool did not make. Returns what
+    the previous build wrote there (empty for a new or empty folder)."""
+    target = out.resolve()
+    project = root.resolve()
+    shown = str(out)
+    if target == Path(target.anchor):
+        raise OutputError(f"--out {shown}: refusing to publish into the file system root")
+    if target == Path.home().resolve():
+        raise OutputError(f"--out {shown}: refusing to publish into the home folder")
+    if project.is_relative_to(target):
+        raise OutputError(f"--out {shown}: this folder holds the project; choose one of its own")
+    for name in _PROTECTED:
+        folder = (project / name).resolve()
+        if target.is_relative_to(folder) or folder.is_relative_to(target):
+            raise OutputError(f"--out {shown}: this would write into the project's {name}/ folder")
+    if target.exists() and not target.is_dir():
+        raise OutputError(f"--out {shown}: this is a file, not a folder")
+    if not target.is_dir() or not any(target.iterdir()):
+        return {}
+    previous = read_marker(target)
+    if previous is None:
+        previous = adopt_legacy_manifest(root / "build", out)
+    if not previous:
+        raise OutputError(
+            f"--out {shown}: this folder is not empty and was not made by gachapress "
+            f"(it has no {MARKER}); empty it or choose another folder"
+        )
+    return previous
+
+
+def read_marker(out: Path) -> dict[str, str] | None:
+    """The files a previous build wrote into ``out`` (output path -> input hash), or None when
+    ``out`` carries no marker of this tool."""
+    try:
+        data = json.loads((out / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("generator") != _GENERATOR:
+        return None
+    files = data.get("files")
+    return files if isinstance(files, dict) else None
+
+
+def write_marker(folder: Path, entries: dict[str, str]) -> None:
+    text = json.dumps({"generator": _GENERATOR, "files": entries}, indent=1, sort_keys=True)
+    (folder / MARKER).write_text(text + "\n", encoding="utf-8")
+
+
+@contextlib.contextmanager
+def locked(out: Path) -> Iterator[None]:
+    """Hold the output folder's lock (``.out.lock`` beside it); a second build fails at once."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lock = out.with_name(f".{out.name}.lock")
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
+            raise OutputError(
+                f"another build is writing {out} (process {holder}); wait for it to finish"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def recover(out: Path) -> None:
+    """Clear what killed builds left beside ``out`` (call with the lock held): a stage folder is
+    deleted; an old tree is put back if the kill came before the new one was in place."""
+    pattern = re.compile(re.escape(f".{out.name}.") + r"(stage|old)-\d+")
+    leftovers = sorted(
+        (p for p in out.parent.iterdir() if pattern.fullmatch(p.name) and p.is_dir()),
+        key=lambda p: p.stat().st_mtime_ns,
+    )
+    for folder in leftovers:
+        if ".old-" in folder.name and not out.exists():
+            folder.rename(out)
+        else:
+            shutil.rmtree(folder)
+
+
+def switch(stage: Path, out: Path) -> None:
+    """Put the staged tree at ``out`` and delete the old one."""
+    if not out.exists():
+        fault("before-rename")
+        stage.rename(out)
+        return
+    fault("before-exchange")
+    if _exchange(stage, out):
+        fault("after-exchange")
+        shutil.rmtree(stage)  # the old tree, now
+        return
+    old = staging_name(out, "old")
+    out.rename(old)
+    fault("after-move-old")
+    stage.rename(out)
+    fault("after-rename")
+    shutil.rmtree(old)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux ``renameat2``); False where that is not available."""
+    if sys.platform != "linux" or _faults_asked("no-exchange"):
+        return False
+    renameat2 = getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
+    if renameat2 is None:
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EPERM):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def fault(point: str) -> None:
+    """A test hook: ``GACHAPRESS_FAULT=POINT`` kills the build at that point, as a power cut or
+    ``kill -9`` would, so the fault suite can check that out/ survives every instant
+    (``no-exchange`` beside it takes the two-rename path)."""
+    if _faults_asked(point):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _faults_asked(point: str) -> bool:
+    return point in os.environ.get("GACHAPRESS_FAULT", "").split(",")
+
+
+def die_with_parent(parent: int) -> None:
+    """Make a worker process end when the build that started it (``parent``) is killed."""
+    if sys.platform == "linux":
+        pr_set_pdeathsig = 1
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
