@@ -5,13 +5,12 @@ shows every image, lands every table-of-contents link on its heading, fits 390 p
 wide windows without sideways scrolling, and prints to PDF.
 
 The site under test is the real ``gachapress build`` output. Without chromium or Playwright
-these tests are skipped, unless GACHAPRESS_REQUIRE_BROWSER=1 (as in CI) makes that a failure.
+these tests fail, saying what to install: README's test command and CI's are one and the same.
 """
 
 from __future__ import annotations
 
 import importlib
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,10 +52,10 @@ def _require_browser() -> Any:
     if not CHROMIUM.exists():
         missing.append(str(CHROMIUM))
     if missing:
-        message = f"browser tests need {' and '.join(missing)}"
-        if os.environ.get("GACHAPRESS_REQUIRE_BROWSER") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+        pytest.fail(
+            f"browser tests need {' and '.join(missing)} (apt-get install chromium; "
+            "pip install -e '.[test]')"
+        )
     return module
 
 
