@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
 import pytest
 
-from gachapress.engine import Action, IllegalAction, load_game, replay
+from gachapress.engine import Action, IllegalAction, ReplayError, load_game, replay
 from gachapress.games.gasha.engine import GashaState
+from tests.conftest import run_cli
 from tests.harness import Tally, games_per_count, simulate
 
 GAME = load_game("gasha")
@@ -598,6 +600,70 @@ def test_replay_and_determinism() -> None:
         second, _ = play_game(GAME, players, seed=9, bots=["greedy", "random"])
         assert first.log == second.log
         assert replay(GAME, first.log).snapshot() == first.snapshot()
+
+
+# --- choosing the Bonus tokens (seed, "Setup" 3, the note) --------------------------------------
+
+
+@pytest.mark.parametrize("choice", sorted(MODEL.token_choices))
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_a_token_choice_sets_out_exactly_its_tokens_in_a_random_order(
+    choice: str, players: int
+) -> None:
+    wanted = Counter(MODEL.token_choices[choice].tokens[players])
+    orders = set()
+    for seed in range(8):
+        state = GAME.new_game(players=players, seed=seed, options=[choice])
+        assert Counter(t.id for t in state.pool) == wanted
+        every = Counter({t.id: t.count for t in MODEL.decks.bonus_tokens.cards})
+        assert Counter(t.id for t in state.token_box) == every - wanted
+        assert state.log[0]["options"] == [choice]
+        orders.add(tuple(t.id for t in state.pool))
+    assert len(orders) > 1, "the chosen tokens are shuffled before they are set out"
+
+
+def test_token_choices_are_options_that_list_shows_and_one_at_a_time() -> None:
+    assert set(GAME.options) == set(MODEL.token_choices) == {"even-tokens", "calm-tokens"}
+    assert GAME.options["calm-tokens"].help.startswith("Calm tokens: ")
+    with pytest.raises(ValueError, match="choose one set of Bonus tokens, not calm-tokens and"):
+        GAME.new_game(players=3, seed=1, options=["even-tokens", "calm-tokens"])
+    with pytest.raises(ValueError, match=r"no option 'easy'.*even-tokens"):
+        GAME.new_game(players=3, seed=1, options=["easy"])
+
+
+def test_a_game_with_chosen_tokens_replays_with_them() -> None:
+    from gachapress.engine.play import play_game
+
+    state, _ = play_game(GAME, 4, 11, bots=["greedy", "random"], options=["calm-tokens"])
+    taken = Counter(t.id for seat in state.taken for t in seat)
+    assert not taken["bonus-one-more-turn"], "calm tokens at 4 players hold no extra turn"
+    again = replay(GAME, state.log)
+    assert again.snapshot() == state.snapshot()
+    without = [{k: v for k, v in state.log[0].items() if k != "options"}, *state.log[1:]]
+    with pytest.raises(ReplayError):
+        replay(GAME, without)
+
+
+def test_sim_and_list_offer_the_token_choices() -> None:
+    listed = json.loads(run_cli("list", "--json").out)["gasha"]["options"]
+    assert listed["even-tokens"] == {
+        "help": GAME.options["even-tokens"].help,
+        "modes": ["standard"],
+    }
+    args = ("sim", "gasha", "--players", "5", "--games", "30", "--seed", "2", "--json")
+    plain = json.loads(run_cli(*args).out)
+    even = json.loads(run_cli(*args, "--option", "even-tokens").out)
+    assert plain["options"] == [] and even["options"] == ["even-tokens"]
+    assert plain["scores"] != even["scores"]
+    both = run_cli(*args, "--option", "even-tokens", "--option", "calm-tokens")
+    assert both.code == 2 and "choose one set of Bonus tokens" in both.err
+
+
+@pytest.mark.parametrize("choice", sorted(MODEL.token_choices))
+def test_random_games_with_chosen_tokens_hold_every_invariant(choice: str) -> None:
+    for players in (2, 6):
+        tally = simulate(GAME, players, 20, options=(choice,), seed=players, at_end=_recount)
+        assert tally.games == 20
 
 
 def test_greedy_beats_random() -> None:
