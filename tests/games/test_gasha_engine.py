@@ -392,9 +392,9 @@ def test_different_colours_give_a_token_only() -> None:
 
 
 def test_a_wild_half_matches_any_colour() -> None:
-    # Clockwork Fox (blue) waits; Full Line-up (wild half) completes a same-colour ticket.
-    state = ticket_state(2, "reward-ki-ro-w", "mg ki ro ra su", "reward-mg-ki-ro-ra-su", "3p 3p")
-    play(state, "trade reward-mg-ki-ro-ra-su")
+    # Clockwork Fox (blue) waits; Pickle Platter (wild half, 5+) completes a same-colour ticket.
+    state = ticket_state(5, "reward-ki-ro-w", "ra ra su su ki", "reward-2ra-2su-w", "3p 3p")
+    play(state, "trade reward-2ra-2su-w")
     assert state.phase == "take"
     play(state, "take deck-1")
     assert state.hands[0] == counts("ra")
@@ -528,8 +528,8 @@ def test_the_highest_score_wins_and_equal_scores_and_tokens_share() -> None:
     for seat_0_hand, expected, won in (("ro", [7, 9], [1]), ("ro ro ro", [9, 9], [0, 1])):
         state = new(
             2,
-            hands=[counts(seat_0_hand), counts("su")],
-            rewards=[cards("reward-same-3"), cards("reward-same-3")],
+            hands=[counts(seat_0_hand), counts("su su")],
+            rewards=[cards("reward-same-3"), cards("reward-mg-ki-w")],
             row=row,
             decks=[deck("ki"), deck("ki"), deck("ro"), deck("ra")],
             trigger="reward-pile-empty",
@@ -537,8 +537,8 @@ def test_the_highest_score_wins_and_equal_scores_and_tokens_share() -> None:
             last=[],
             turn=1,
         )
-        # Triple Pull 6 each; seat 1 has a Sushi and draws two Kitsune: 9. Seat 0 has 1 or 3
-        # cards: 7 (seat 1 wins) or 9 (equal, no tokens on either side: shared victory).
+        # Seat 0: Triple Pull, 6; seat 1: Fox Familiar, 5, two Sushi and two Kitsune drawn: 9.
+        # Seat 0 has 1 or 3 cards: 7 (seat 1 wins) or 9 (equal, no tokens: shared victory).
         play(state, "draw deck-1", "draw deck-2")
         assert state.scores() == expected and state.winners() == won
 
@@ -600,6 +600,29 @@ def test_replay_and_determinism() -> None:
         second, _ = play_game(GAME, players, seed=9, bots=["greedy", "random"])
         assert first.log == second.log
         assert replay(GAME, first.log).snapshot() == first.snapshot()
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_greedy_games_end_by_the_last_token_and_by_the_empty_pile(players: int) -> None:
+    # Clarification reward-card-list: with 4 to 6 players each of the two usual ends comes first
+    # in a real share of greedy games (before the reward list was revised: 0-3 % by the token).
+    from gachapress.engine.play import play_game
+
+    games = 120
+    ends = Counter(
+        play_game(GAME, players, seed, bots=["greedy"])[0].end_condition() for seed in range(games)
+    )
+    assert ends["last-bonus-token"] >= games // 5 and ends["reward-pile-empty"] >= games // 5
+
+
+def test_the_ends_at_two_and_three_players_are_the_tokens() -> None:
+    # The same rewards serve 2 to 4 players: with 5 or 6 tokens they always run out first.
+    from gachapress.engine.play import play_game
+
+    for players in (2, 3):
+        for seed in range(30):
+            state, _ = play_game(GAME, players, seed, bots=["greedy"])
+            assert state.end_condition() == "last-bonus-token"
 
 
 # --- choosing the Bonus tokens (seed, "Setup" 3, the note) --------------------------------------
