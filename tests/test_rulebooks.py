@@ -233,7 +233,7 @@ def test_gasha_shows_its_token_choices_and_measured_endings(tmp_path: Path) -> N
     for (label, cells), (bot, trigger) in zip(
         rows, [(b, t) for b in stats["bots"] for t in model.end.triggers], strict=True
     ):
-        assert f"({bot})" in label
+        assert f"({bot} players)" in label
         by_count = stats["modes"]["standard"]
         shown = re.findall(r"<span>(\d+)%</span>", cells)
         measured = [by_count[str(n)][bot]["end_conditions"].get(trigger, 0) for n in range(2, 7)]

@@ -215,7 +215,7 @@ def _endings(page: Page, counts: list[int]) -> list[dict[str, Any]]:
             label = page.words.label("values", f"end-{trigger}")
             rows.append(
                 [
-                    cell(text(f"{label} ({page.bot(bot)})")),
+                    cell(text(page.ui("ending_bot", ending=label, bot=page.bot(bot)))),
                     *(
                         cell(text(_share(by_count[str(n)][bot]["end_conditions"].get(trigger))))
                         for n in counts
