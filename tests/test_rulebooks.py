@@ -7,6 +7,7 @@ import re
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -219,6 +220,28 @@ def test_gasha_reward_list_names_every_reward(pages: dict[str, dict[str, str]]) 
     components = section(pages["gasha"]["en"], "components")
     for reward in model.decks.set_rewards.cards:  # type: ignore[attr-defined]
         assert reward.name["en"] in components
+
+
+def test_gasha_shows_its_token_choices_and_measured_endings(tmp_path: Path) -> None:
+    game = load_rules("gasha")
+    model: Any = game.model
+    stats = stats_module.book_statistics("gasha", RULES, tmp_path, games=4)
+    end = section(render_rulebooks(game, stats)["en"], "end")
+    assert "in 4 simulated games" in end
+    rows = re.findall(r"<tr><th scope=\"row\"><span>([^<]*)</span></th>(.*?)</tr>", end)
+    assert len(rows) == len(stats["bots"]) * len(model.end.triggers)
+    for (label, cells), (bot, trigger) in zip(
+        rows, [(b, t) for b in stats["bots"] for t in model.end.triggers], strict=True
+    ):
+        assert f"({bot} players)" in label
+        by_count = stats["modes"]["standard"]
+        shown = re.findall(r"<span>(\d+)%</span>", cells)
+        measured = [by_count[str(n)][bot]["end_conditions"].get(trigger, 0) for n in range(2, 7)]
+        assert shown == [f"{share * 100:.0f}" for share in measured]
+    assert "simulated games" not in section(render_rulebooks(game)["en"], "end")
+    variants = section(render_rulebooks(game)["en"], "modes")
+    for choice in model.token_choices.values():
+        assert f"{choice.name['en']}: the Bonus tokens set out face down" in variants
 
 
 # -- one source of truth: change the data, the book follows --------------------------------------

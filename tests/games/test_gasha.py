@@ -70,6 +70,23 @@ def test_reward_design_totals() -> None:
         assert card.points > card.size(), f"{card.id}: a trade must beat keeping the cards"
 
 
+def test_wild_halves_sit_on_slow_cards_and_triple_pull_is_single() -> None:
+    # Clarifications ticket-colours and reward-card-list (simulated completion times).
+    wild = {card.id: card.size() for card in REWARDS if card.ticket == "wild"}
+    assert min(wild.values()) >= 5 and "reward-mg-ki-ro-ra-su" not in wild
+    assert reward("reward-mg-ki-ro-ra-su").ticket != "wild"
+    assert [c.count for c in REWARDS if c.identical == 3] == [1]
+
+
+def test_every_kind_is_asked_for_equally_often() -> None:
+    # Clarification reward-card-list: the named Gashas of all the rewards, kind by kind.
+    asked = Counter()
+    for card in REWARDS:
+        for kind, n in card.needs.items():
+            asked[kind] += n * card.count
+    assert set(asked) == set(KINDS) and len(set(asked.values())) == 1, asked
+
+
 def test_every_reward_is_payable_from_the_deck() -> None:
     for card in REWARDS:
         kind_for_identical = KINDS[0]

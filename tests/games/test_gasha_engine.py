@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
 import pytest
 
-from gachapress.engine import Action, IllegalAction, load_game, replay
+from gachapress.engine import Action, IllegalAction, ReplayError, load_game, replay
 from gachapress.games.gasha.engine import GashaState
+from tests.conftest import run_cli
 from tests.harness import Tally, games_per_count, simulate
 
 GAME = load_game("gasha")
@@ -390,9 +392,9 @@ def test_different_colours_give_a_token_only() -> None:
 
 
 def test_a_wild_half_matches_any_colour() -> None:
-    # Clockwork Fox (blue) waits; Full Line-up (wild half) completes a same-colour ticket.
-    state = ticket_state(2, "reward-ki-ro-w", "mg ki ro ra su", "reward-mg-ki-ro-ra-su", "3p 3p")
-    play(state, "trade reward-mg-ki-ro-ra-su")
+    # Clockwork Fox (blue) waits; Pickle Platter (wild half, 5+) completes a same-colour ticket.
+    state = ticket_state(5, "reward-ki-ro-w", "ra ra su su ki", "reward-2ra-2su-w", "3p 3p")
+    play(state, "trade reward-2ra-2su-w")
     assert state.phase == "take"
     play(state, "take deck-1")
     assert state.hands[0] == counts("ra")
@@ -526,8 +528,8 @@ def test_the_highest_score_wins_and_equal_scores_and_tokens_share() -> None:
     for seat_0_hand, expected, won in (("ro", [7, 9], [1]), ("ro ro ro", [9, 9], [0, 1])):
         state = new(
             2,
-            hands=[counts(seat_0_hand), counts("su")],
-            rewards=[cards("reward-same-3"), cards("reward-same-3")],
+            hands=[counts(seat_0_hand), counts("su su")],
+            rewards=[cards("reward-same-3"), cards("reward-mg-ki-w")],
             row=row,
             decks=[deck("ki"), deck("ki"), deck("ro"), deck("ra")],
             trigger="reward-pile-empty",
@@ -535,8 +537,8 @@ def test_the_highest_score_wins_and_equal_scores_and_tokens_share() -> None:
             last=[],
             turn=1,
         )
-        # Triple Pull 6 each; seat 1 has a Sushi and draws two Kitsune: 9. Seat 0 has 1 or 3
-        # cards: 7 (seat 1 wins) or 9 (equal, no tokens on either side: shared victory).
+        # Seat 0: Triple Pull, 6; seat 1: Fox Familiar, 5, two Sushi and two Kitsune drawn: 9.
+        # Seat 0 has 1 or 3 cards: 7 (seat 1 wins) or 9 (equal, no tokens: shared victory).
         play(state, "draw deck-1", "draw deck-2")
         assert state.scores() == expected and state.winners() == won
 
@@ -598,6 +600,93 @@ def test_replay_and_determinism() -> None:
         second, _ = play_game(GAME, players, seed=9, bots=["greedy", "random"])
         assert first.log == second.log
         assert replay(GAME, first.log).snapshot() == first.snapshot()
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_greedy_games_end_by_the_last_token_and_by_the_empty_pile(players: int) -> None:
+    # Clarification reward-card-list: with 4 to 6 players each of the two usual ends comes first
+    # in a real share of greedy games (before the reward list was revised: 0-3 % by the token).
+    from gachapress.engine.play import play_game
+
+    games = 120
+    ends = Counter(
+        play_game(GAME, players, seed, bots=["greedy"])[0].end_condition() for seed in range(games)
+    )
+    assert ends["last-bonus-token"] >= games // 5 and ends["reward-pile-empty"] >= games // 5
+
+
+def test_the_ends_at_two_and_three_players_are_the_tokens() -> None:
+    # The same rewards serve 2 to 4 players: with 5 or 6 tokens they always run out first.
+    from gachapress.engine.play import play_game
+
+    for players in (2, 3):
+        for seed in range(30):
+            state, _ = play_game(GAME, players, seed, bots=["greedy"])
+            assert state.end_condition() == "last-bonus-token"
+
+
+# --- choosing the Bonus tokens (seed, "Setup" 3, the note) --------------------------------------
+
+
+@pytest.mark.parametrize("choice", sorted(MODEL.token_choices))
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_a_token_choice_sets_out_exactly_its_tokens_in_a_random_order(
+    choice: str, players: int
+) -> None:
+    wanted = Counter(MODEL.token_choices[choice].tokens[players])
+    orders = set()
+    for seed in range(8):
+        state = GAME.new_game(players=players, seed=seed, options=[choice])
+        assert Counter(t.id for t in state.pool) == wanted
+        every = Counter({t.id: t.count for t in MODEL.decks.bonus_tokens.cards})
+        assert Counter(t.id for t in state.token_box) == every - wanted
+        assert state.log[0]["options"] == [choice]
+        orders.add(tuple(t.id for t in state.pool))
+    assert len(orders) > 1, "the chosen tokens are shuffled before they are set out"
+
+
+def test_token_choices_are_options_that_list_shows_and_one_at_a_time() -> None:
+    assert set(GAME.options) == set(MODEL.token_choices) == {"even-tokens", "calm-tokens"}
+    assert GAME.options["calm-tokens"].help.startswith("Calm tokens: ")
+    with pytest.raises(ValueError, match="choose one set of Bonus tokens, not calm-tokens and"):
+        GAME.new_game(players=3, seed=1, options=["even-tokens", "calm-tokens"])
+    with pytest.raises(ValueError, match=r"no option 'easy'.*even-tokens"):
+        GAME.new_game(players=3, seed=1, options=["easy"])
+
+
+def test_a_game_with_chosen_tokens_replays_with_them() -> None:
+    from gachapress.engine.play import play_game
+
+    state, _ = play_game(GAME, 4, 11, bots=["greedy", "random"], options=["calm-tokens"])
+    taken = Counter(t.id for seat in state.taken for t in seat)
+    assert not taken["bonus-one-more-turn"], "calm tokens at 4 players hold no extra turn"
+    again = replay(GAME, state.log)
+    assert again.snapshot() == state.snapshot()
+    without = [{k: v for k, v in state.log[0].items() if k != "options"}, *state.log[1:]]
+    with pytest.raises(ReplayError):
+        replay(GAME, without)
+
+
+def test_sim_and_list_offer_the_token_choices() -> None:
+    listed = json.loads(run_cli("list", "--json").out)["gasha"]["options"]
+    assert listed["even-tokens"] == {
+        "help": GAME.options["even-tokens"].help,
+        "modes": ["standard"],
+    }
+    args = ("sim", "gasha", "--players", "5", "--games", "30", "--seed", "2", "--json")
+    plain = json.loads(run_cli(*args).out)
+    even = json.loads(run_cli(*args, "--option", "even-tokens").out)
+    assert plain["options"] == [] and even["options"] == ["even-tokens"]
+    assert plain["scores"] != even["scores"]
+    both = run_cli(*args, "--option", "even-tokens", "--option", "calm-tokens")
+    assert both.code == 2 and "choose one set of Bonus tokens" in both.err
+
+
+@pytest.mark.parametrize("choice", sorted(MODEL.token_choices))
+def test_random_games_with_chosen_tokens_hold_every_invariant(choice: str) -> None:
+    for players in (2, 6):
+        tally = simulate(GAME, players, 20, options=(choice,), seed=players, at_end=_recount)
+        assert tally.games == 20
 
 
 def test_greedy_beats_random() -> None:

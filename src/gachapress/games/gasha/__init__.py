@@ -2,7 +2,7 @@
 
 from gachapress.games.gasha import checks
 from gachapress.games.gasha.bots import GreedyBot
-from gachapress.games.gasha.engine import GashaState
+from gachapress.games.gasha.engine import GashaState, engine_options
 from gachapress.games.gasha.model import Gasha
 from gachapress.games.gasha.rules import RULES
 from gachapress.games.spec import EngineSpec, GameSpec
@@ -10,7 +10,7 @@ from gachapress.games.spec import EngineSpec, GameSpec
 SPEC = GameSpec(
     model=Gasha,
     rules=RULES,
-    engine=EngineSpec(state=GashaState, bots={"greedy": GreedyBot}),
+    engine=EngineSpec(state=GashaState, bots={"greedy": GreedyBot}, options=engine_options),
     checks={
         "setup-feasible": checks.setup_feasible,
         "kinds-and-colours": checks.kinds_and_colours,
@@ -20,5 +20,6 @@ SPEC = GameSpec(
         "reward-points": checks.reward_points,
         "tickets-for-tokens": checks.tickets_for_tokens,
         "bonus-tokens": checks.bonus_tokens,
+        "token-choices": checks.token_choices,
     },
 )

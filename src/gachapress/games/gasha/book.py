@@ -175,4 +175,62 @@ def tables(page: Page) -> GameTables:
             cls="numeric",
         )
     )
+    tables.variants.extend(_token_choices(page, counts))
+    tables.end.extend(_endings(page, counts))
     return tables
+
+
+def _token_choices(page: Page, counts: list[int]) -> list[dict[str, Any]]:
+    """One table per token choice: how many of each Bonus token go face down, by player count."""
+    model: Any = page.model
+    return [
+        table(
+            page.ui("token_choice", name=page.t(choice.name)),
+            [cell(text(page.ui("bonus_token"))), *page.players_head(counts)],
+            [
+                [
+                    cell(text(page.t(token.name))),
+                    *(cell(text(choice.tokens[n].get(token.id, 0))) for n in counts),
+                ]
+                for token in model.decks.bonus_tokens.cards
+            ],
+            cls="numeric",
+            note=page.t(choice.text),
+        )
+        for choice in model.token_choices.values()
+    ]
+
+
+def _endings(page: Page, counts: list[int]) -> list[dict[str, Any]]:
+    """How often each end trigger came first in the book's simulations, for every bot and
+    player count (the book statistics, when the book has them)."""
+    model: Any = page.model
+    stats = page.stats
+    by_count = (stats or {}).get("modes", {}).get(next(iter(model.modes)))
+    if not by_count:
+        return []
+    rows = []
+    for bot in stats["bots"]:  # type: ignore[index]
+        for trigger in model.end.triggers:
+            label = page.words.label("values", f"end-{trigger}")
+            rows.append(
+                [
+                    cell(text(page.ui("ending_bot", ending=label, bot=page.bot(bot)))),
+                    *(
+                        cell(text(_share(by_count[str(n)][bot]["end_conditions"].get(trigger))))
+                        for n in counts
+                    ),
+                ]
+            )
+    return [
+        table(
+            page.ui("endings_measured", games=stats["games"]),  # type: ignore[index]
+            [cell(text(page.ui("ending"))), *page.players_head(counts)],
+            rows,
+            cls="numeric",
+        )
+    ]
+
+
+def _share(share: float | None) -> str:
+    return f"{(share or 0) * 100:.0f}%"

@@ -1,5 +1,6 @@
 """Gasha's deck checks: setup for every count, reward cards well formed, completable, fairly
-priced, enough ticket halves for the tokens, and the Bonus token mix usable."""
+priced, enough ticket halves for the tokens, the Bonus token mix usable, and every chosen set
+of face-down tokens possible."""
 
 from __future__ import annotations
 
@@ -222,3 +223,41 @@ def bonus_tokens(game: GameData) -> Iterator[Problem]:
                 f"Bonus token {token.id!r} gives {token.effect.amount} wild Gashas, "
                 f"{wild[0].id!r} gives {wild[0].effect.amount}; they must agree"
             )
+
+
+def token_choices(game: GameData) -> Iterator[Problem]:
+    """Seed, "Setup" 3, the note: each chosen set of face-down Bonus tokens names a row for
+    every player count, made of tokens that exist (no more copies than there are), as many as
+    the setup sets out."""
+    model = _model(game)
+    copies = {token.id: token.count for token in model.decks.bonus_tokens.cards}
+    for name, choice in model.token_choices.items():
+        path = ("token_choices", name, "tokens")
+        for players in model.setup:
+            if players not in choice.tokens:
+                yield game.where(path, key=True).problem(
+                    f"token choice {name!r} names no Bonus tokens for {players} players"
+                )
+        for players, mix in choice.tokens.items():
+            row = model.setup.get(players)
+            if row is None:
+                yield game.where((*path, players), key=True).problem(
+                    f"token choice {name!r}: no setup row for {players} players"
+                )
+                continue
+            for token_id, n in mix.items():
+                if token_id not in copies:
+                    yield game.where((*path, players, token_id), key=True).problem(
+                        f"token choice {name!r}: {token_id!r} is not a Bonus token "
+                        f"(tokens: {', '.join(copies)})"
+                    )
+                elif n > copies[token_id]:
+                    yield game.where((*path, players, token_id)).problem(
+                        f"token choice {name!r}, {players} players: {n} of {token_id!r} "
+                        f"wanted, only {copies[token_id]} exist"
+                    )
+            if sum(mix.values()) != row.bonus_tokens:
+                yield game.where((*path, players)).problem(
+                    f"token choice {name!r}, {players} players: {sum(mix.values())} tokens "
+                    f"chosen, the setup sets out {row.bonus_tokens}"
+                )

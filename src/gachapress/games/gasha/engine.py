@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids
 from gachapress.games.gasha import rules
 from gachapress.games.gasha.model import BonusToken, Gasha, GashaCard, SetRewardCard
+from gachapress.games.spec import EngineOption
 
 TURN, DRAW, PAY, TAKE = "turn", "draw", "pay", "take"
 PASS = Action("pass")
@@ -91,8 +92,8 @@ class GashaState(PhasedState):
     max_actions_per_player: ClassVar[int] = 600
     shared_attributes = ("model", "row_setup", "tables")
 
-    def __init__(self, game: Game, players: int, seed: int, mode: str) -> None:
-        super().__init__(game, players, seed, mode)
+    def __init__(self, game: Game, players: int, seed: int, mode: str, **options: bool) -> None:
+        super().__init__(game, players, seed, mode, [name for name, on in options.items() if on])
         model = game.model
         assert isinstance(model, Gasha)
         self.model = model
@@ -117,9 +118,11 @@ class GashaState(PhasedState):
         self.pile = self._shuffled(setup.pile)
         self.row: list[SetRewardCard] = [self.pile.pop() for _ in range(self.row_setup.reward_row)]
         self._row_changed()
-        # Seed, "Setup" 3: the Bonus tokens for this player count, face down (token-selection).
+        # Seed, "Setup" 3: the Bonus tokens for this player count, face down: drawn at random,
+        # or the ones a token choice names, shuffled (clarification token-selection).
+        choice = rules.token_choice(model, [name for name, on in options.items() if on])
         tokens = self._shuffled(t.token_cards)
-        self.pool, self.token_box = tokens[: setup.tokens], tokens[setup.tokens :]
+        self.pool, self.token_box = rules.face_down_tokens(model, tokens, n, choice)
         self.rewards: list[list[SetRewardCard]] = [[] for _ in range(n)]
         # Each ticket: the ids of its rewards, and of the tokens placed on them.
         self.tickets: list[list[tuple[tuple[str, ...], tuple[str, ...]]]] = [[] for _ in range(n)]
@@ -584,3 +587,12 @@ class GashaState(PhasedState):
         if self.trigger is None:
             assert self.pool and self.pile and self.decks_formed, "a missed end trigger"
         assert self.phase != OVER or not self.last
+
+
+def engine_options(model: Gasha) -> list[EngineOption]:
+    """Each token choice of the model, an option of every mode: the face-down Bonus tokens it
+    names instead of a random draw (seed, "Setup" 3; clarification token-selection)."""
+    return [
+        EngineOption(name, f"{choice.name['en']}: {choice.text['en']}", tuple(model.modes))
+        for name, choice in model.token_choices.items()
+    ]

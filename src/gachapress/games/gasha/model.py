@@ -18,6 +18,7 @@ from gachapress.data.model import (
     Deck,
     Decks,
     GameBase,
+    Id,
     PlayerCount,
     Strict,
     Text,
@@ -132,8 +133,20 @@ class SetupRow(Strict):
     """Set Reward cards with these markers are shuffled in too; cards with other markers stay
     in the box (seed: "Setup" 2, clarification player-markers)."""
     bonus_tokens: Count
-    """Bonus tokens placed face down, drawn at random from all of them (clarification
-    token-selection)."""
+    """Bonus tokens placed face down, drawn at random from all of them unless a token choice
+    names them (clarification token-selection)."""
+
+
+class TokenChoice(Strict):
+    """A chosen set of face-down Bonus tokens, a game option instead of the random draw (seed:
+    "Setup" 3, the note; clarification token-selection). The checks hold each row to the tokens
+    that exist and to the setup's number of face-down tokens."""
+
+    name: Text
+    text: Text
+    """What the choice is for, in a line (``list``, the rulebook's variants)."""
+    tokens: dict[PlayerCount, dict[Id, Count]]
+    """For each player count, how many of each Bonus token (by id) go face down."""
 
 
 class Turn(Strict):
@@ -186,6 +199,8 @@ class Gasha(GameBase):
     """The ticket colours printed on Set Reward cards, wild included."""
     setup: dict[PlayerCount, SetupRow]
     """Setup per player count."""
+    token_choices: dict[Id, TokenChoice] = {}
+    """Named choices of the face-down Bonus tokens; each is a game option of the same id."""
     turn: Turn
     tickets: Tickets
     scoring: Scoring

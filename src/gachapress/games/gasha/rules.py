@@ -410,6 +410,35 @@ def bonus_tokens_in_play(game: Gasha, players: int) -> int:
     return _setup(game, players).bonus_tokens
 
 
+def token_choice(game: Gasha, options: Sequence[str]) -> str | None:
+    """The token choice among a game's switched-on ``options``, if any; at most one may be on,
+    since each names every face-down token (clarification token-selection)."""
+    chosen = [name for name in options if name in game.token_choices]
+    if len(chosen) > 1:
+        raise ValueError(f"choose one set of Bonus tokens, not {' and '.join(chosen)}")
+    return chosen[0] if chosen else None
+
+
+def face_down_tokens(
+    game: Gasha, shuffled: Sequence[BonusToken], players: int, choice: str | None
+) -> tuple[list[BonusToken], list[BonusToken]]:
+    """Seed, "Setup" 3: the shuffled tokens split into those set out face down and those left in
+    the box. At random, the first ones, as many as the player count sets out; with a token
+    choice, the ones it names for the player count, kept in their shuffled order."""
+    if choice is None:
+        placed = bonus_tokens_in_play(game, players)
+        return list(shuffled[:placed]), list(shuffled[placed:])
+    wanted = Counter(game.token_choices[choice].tokens[players])
+    pool, box = [], []
+    for token in shuffled:
+        if wanted[token.id]:
+            wanted[token.id] -= 1
+            pool.append(token)
+        else:
+            box.append(token)
+    return pool, box
+
+
 @RULES.rule
 def gasha_deck_sizes(game: Gasha, players: int) -> list[int]:
     """The sizes of the draw decks after each player is dealt their hand.
