@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,7 @@ from gachapress.publish.pnp import write_pnp
 from gachapress.render.faces import game_faces
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 
 PT = 72 / 25.4
 PAPERS = ("a4", "letter")
@@ -244,3 +245,48 @@ def test_a_grid_that_does_not_fit_its_paper_is_a_located_error(tmp_path: Path) -
     line = next(i for i, row in enumerate(bad.splitlines(), 1) if "columns: 3, rows: 3" in row)
     assert (problem.file, problem.line) == (file, line)
     assert "do not fit 210.0 x 297.0 mm" in problem.message
+
+
+def test_the_back_offset_moves_backs_right_and_down_as_seen_on_the_backs_page(
+    pdfs, tmp_path: Path
+) -> None:
+    game = load_rules("rps-fire")
+    measure = Measure(ROOT / "build" / "fonts")
+    decks = game_faces(game, ROOT / "templates", PRESETS, measure)
+    shifted = tmp_path / "shifted.pdf"
+    write_pnp(shifted, game, decks, PRESETS.sheets["a4"], measure, back_offset=(1.5, -1.0))
+    plain, moved = PdfReader(pdfs["rps-fire", "a4"]), PdfReader(shifted)
+    assert placements(moved, 4) == placements(plain, 4), "fronts stay put"
+    for before, after in zip(placements(plain, 5), placements(moved, 5), strict=True):
+        assert after.left == pytest.approx(before.left + 1.5, abs=1e-3)
+        assert after.top == pytest.approx(before.top - 1.0, abs=1e-3)
+    back_side = moved.pages[3].extract_text()
+    assert "(1.5,-1)" in back_side and "right" in back_side and "down" in back_side
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_alignment_back_has_a_millimetre_scale_on_both_axes(pdfs, paper: str) -> None:
+    reader = PdfReader(pdfs["gasha", paper])
+    text = reader.pages[3].extract_text()
+    crosses = len(placements(reader, 4))  # one scale pair behind each card slot
+    assert text.count("+10") == text.count("-10") == 2 * 8 and crosses == 8
+    lines = _lines(reader, 3)
+    ticks = [ln for ln in lines if abs(ln[0] - ln[2]) < 1e-6 and abs(ln[3] - ln[1]) <= 2.5]
+    spacing = sorted({round(ln[0], 3) for ln in ticks})
+    assert any(abs((b - a) - 1.0) < 1e-3 for a, b in pairwise(spacing))
+    assert "--back-offset X,Y" in text
+
+
+def test_letter_page_one_has_an_inch_ruler_beside_the_millimetre_one(pdfs) -> None:
+    letter = PdfReader(pdfs["gasha", "letter"]).pages[0].extract_text()
+    a4 = PdfReader(pdfs["gasha", "a4"]).pages[0].extract_text()
+    assert "100 mm" in letter and "4 in" in letter
+    assert "100 mm" in a4 and "4 in" not in a4
+
+
+def test_build_help_says_what_the_back_offset_means() -> None:
+    result = run_cli("build", "--help", env={"COLUMNS": "200"})
+    assert result.code == 0
+    help_text = " ".join(result.out.split())
+    assert "X,Y mm" in help_text and "positive X moves it right" in help_text
+    assert "positive Y down" in help_text

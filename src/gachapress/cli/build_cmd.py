@@ -50,7 +50,11 @@ def build_command(
         typer.Option(
             "--back-offset",
             metavar="X,Y",
-            help="Shift the backs pages by X,Y mm (measure it with the alignment page).",
+            help=(
+                "Shift every back by X,Y mm as seen on the backs page: a positive X moves it "
+                "right, a positive Y down. Read X,Y off the alignment sheet (pages 3-4) and "
+                "add them to the offset it was built with."
+            ),
         ),
     ] = "0,0",
     root: RootOption = Path("."),

@@ -180,8 +180,8 @@ class PnpDocument:
                 "white edge. Cut along the lines the crop marks in the margin point at."
             )
         return note + (
-            f"The cards meet edge to edge (three across with gutters would not fit this paper "
-            f"with room for the marks): cut exactly along the lines the crop marks point at; "
+            f"The cards meet edge to edge ({grid.columns} across with gutters would not fit "
+            f"this paper with room for the marks): cut exactly along the lines the crop marks point at; "
             f"only the outer edges carry {shape.bleed:g} mm of colour past the cut line."
         )
 
