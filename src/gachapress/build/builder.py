@@ -16,7 +16,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from gachapress.build.manifest import (
     code_version,
@@ -40,6 +40,7 @@ class BuildOptions:
     out: Path
     papers: tuple[str, ...] = PAPERS
     back_offset: tuple[float, float] = (0.0, 0.0)
+    ink: Literal["normal", "low"] = "normal"
 
     @property
     def build_dir(self) -> Path:
@@ -178,7 +179,9 @@ def _inputs_hash(game_id: str, options: BuildOptions) -> str:
         *(options.root / "rules" / game_id).glob("*.yaml"),
         *(p for p in options.templates.rglob("*") if p.is_file()),
     ]
-    return hash_files(files, code_version(game_id), repr(options.papers), repr(options.back_offset))
+    return hash_files(
+        files, code_version(game_id), repr(options.papers), repr(options.back_offset), options.ink
+    )
 
 
 def _published(out: Path, game_id: str) -> set[str]:
@@ -224,9 +227,9 @@ def _plan(game: GameData, options: BuildOptions) -> dict[str, tuple[str, Writer]
     for paper in options.papers:
         sheet = presets.sheets[paper]
         plan[f"{game.id}/{game.id}-pnp-{paper}.pdf"] = (
-            hash_text(inputs, paper, repr(options.back_offset)),
+            hash_text(inputs, paper, repr(options.back_offset), options.ink),
             lambda path, sheet=sheet: write_pnp(
-                path, game, decks, sheet, measure, options.back_offset
+                path, game, decks, sheet, measure, options.back_offset, options.ink
             ),
         )
     return plan

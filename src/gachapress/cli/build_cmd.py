@@ -22,6 +22,11 @@ class Paper(StrEnum):
     both = "both"
 
 
+class Ink(StrEnum):
+    normal = "normal"
+    low = "low"
+
+
 def _offset(text: str) -> tuple[float, float]:
     try:
         x, y = (float(part) for part in text.split(","))
@@ -57,6 +62,13 @@ def build_command(
             ),
         ),
     ] = "0,0",
+    ink: Annotated[
+        Ink,
+        typer.Option(
+            "--ink",
+            help="low: print the backs and large colour fields of the PDFs as light tints.",
+        ),
+    ] = Ink.normal,
     root: RootOption = Path("."),
 ) -> None:
     """Check the games, then write their card SVGs, print-and-play PDFs and rulebooks.
@@ -69,6 +81,7 @@ def build_command(
         out=out or root / "out",
         papers=PAPERS if paper is Paper.both else (paper.value,),
         back_offset=_offset(back_offset),
+        ink=ink.value,
     )
     started = time.perf_counter()
     if sys.stderr.isatty():

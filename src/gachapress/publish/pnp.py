@@ -9,7 +9,9 @@ Nothing is drawn in the sheet's outer margin, which home printers leave blank.""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
+from typing import Literal
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfbase.pdfdoc import PDFName
@@ -21,6 +23,7 @@ from gachapress.publish.imposition import PaperSheet, Slot, impose, slots
 from gachapress.render import art as artwork
 from gachapress.render.faces import DeckFaces
 from gachapress.render.fonts import FontFile, role_for
+from gachapress.render.ink import low_ink
 from gachapress.render.layout import Shape
 from gachapress.render.metrics import Measure
 from gachapress.render.pdf import MM, FacePainter
@@ -31,6 +34,7 @@ INK = HexColor("#222222")
 MARK = HexColor("#000000")
 GREY = HexColor("#666666")
 INCH = 25.4
+Ink = Literal["normal", "low"]
 #: Half the length of an alignment cross and of the scales on the back, in mm.
 SCALE = 10
 
@@ -45,8 +49,9 @@ class PnpDocument:
         sheet: Sheet,
         measure: Measure,
         back_offset: tuple[float, float],
+        ink: Ink,
     ) -> None:
-        self.game, self.sheet, self.measure = game, sheet, measure
+        self.game, self.sheet, self.measure, self.ink = game, sheet, measure, ink
         self.lang = game.model.languages[0]
         self.back_offset = back_offset
         self.canvas = Canvas(
@@ -161,7 +166,13 @@ class PnpDocument:
             y += 14
         y += 2
         y += self.text("Cutting", x, y, column, 6, size=12, bold=True) + 1
-        for paragraph in (self._layout_note(plan), self._stock_note()):
+        notes = [self._layout_note(plan), self._stock_note()]
+        if self.ink == "low":
+            notes.append(
+                "This is the low-ink version: the backs and the large colour fields of the "
+                "fronts are printed as light tints, to spare a home printer's ink."
+            )
+        for paragraph in notes:
             y += self.text(paragraph, x, y, column, 40, size=9) + 1.5
         self.canvas.showPage()
 
@@ -181,8 +192,8 @@ class PnpDocument:
             )
         return note + (
             f"The cards meet edge to edge ({grid.columns} across with gutters would not fit "
-            f"this paper with room for the marks): cut exactly along the lines the crop marks point at; "
-            f"only the outer edges carry {shape.bleed:g} mm of colour past the cut line."
+            "this paper with room for the marks): cut exactly along the lines the crop marks "
+            f"point at; only the outer edges carry {shape.bleed:g} mm of colour past the cut line."
         )
 
     def _stock_note(self) -> str:
@@ -386,10 +397,21 @@ def write_pnp(
     sheet: Sheet,
     measure: Measure,
     back_offset: tuple[float, float] = (0.0, 0.0),
+    ink: Ink = "normal",
 ) -> None:
-    """Write the print-and-play PDF of ``game`` on ``sheet`` to ``path``."""
+    """Write the print-and-play PDF of ``game`` on ``sheet`` to ``path``; with ``ink="low"``
+    the backs and large colour fields are light tints."""
+    if ink == "low":
+        decks = [
+            replace(
+                deck,
+                fronts=tuple((low_ink(face, back=False), n) for face, n in deck.fronts),
+                back=low_ink(deck.back, back=True),
+            )
+            for deck in decks
+        ]
     plan = impose(game, decks, sheet)
-    document = PnpDocument(path, game, sheet, measure, back_offset)
+    document = PnpDocument(path, game, sheet, measure, back_offset, ink)
     document.instructions(plan)
     document.sheet_list(plan, measure.fonts)
     document.alignment(next((p for p in plan if p.shape.kind == "card"), plan[0]))
