@@ -227,3 +227,18 @@ def test_every_text_object_in_the_pdf_lies_in_its_cards_safe_zone(built: Path, p
                 checked += 1
             assert x0 >= 0 and y0 >= 0
     assert checked > 100
+
+
+@pytest.mark.parametrize(
+    "game_id", ["gotchacards", "gachapon-trick", "gotcha", "rps-fire", "gasha"]
+)
+def test_no_card_text_is_set_below_7_pt_nor_japanese_below_7_5(game_id: str) -> None:
+    measure = Measure(ROOT / "build" / "fonts")
+    decks = game_faces(load_rules(game_id), ROOT / "templates", PRESETS, measure)
+    for deck in decks:
+        for face in [f for f, _ in deck.fronts] + [deck.back]:
+            for item in face.items:
+                if not hasattr(item, "text"):
+                    continue
+                japanese = any(ord(ch) > 0x2E80 for ch in item.text)
+                assert item.size >= (7.5 if japanese else 7), (face.key, item.text, item.size)

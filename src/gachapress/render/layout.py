@@ -30,6 +30,8 @@ Colour = Annotated[
 ]
 """A colour: ``#rrggbb``, a name from the layout's palette, or a placeholder naming either in
 the card's data (``{color.hex}``, ``{ticket}``)."""
+#: The smallest card text a home printer keeps readable, in points, by language.
+READABLE = {"en": 7.0, "ja": 7.5}
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
 ArtRef = Annotated[
     str, StringConstraints(pattern=r"^(card|icon:[a-z][a-z0-9-]*|openmoji:[0-9A-F-]+)$")
@@ -68,7 +70,9 @@ class Element(Strict):
     """The language of the text (default: the game's first language)."""
     font: Literal["regular", "bold"] = "regular"
     size: Annotated[float, Field(gt=0, le=72)] = 9
-    min_size: Annotated[float, Field(gt=0, le=72)] = 5
+    min_size: Annotated[float, Field(gt=0, le=72)] | None = None
+    """The smallest size the text may shrink to (default, and at least: READABLE for its
+    language)."""
     line_height: Annotated[float, Field(ge=0.8, le=3)] = 1.2
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
@@ -119,6 +123,14 @@ def load_layout(file: Path) -> tuple[LayoutFile, Locations]:
         return LayoutFile.model_validate(data), locations
     except ValidationError as exc:
         raise RulesError(located_problems(exc, data, locations)) from None
+
+
+class FaceError(Exception):
+    """A face cannot be drawn as laid out; ``element`` is the index of the element at fault."""
+
+    def __init__(self, element: int, message: str) -> None:
+        super().__init__(message)
+        self.element = element
 
 
 # -- resolved faces: what the backends draw ---------------------------------------------------
@@ -205,7 +217,7 @@ def resolve_face(
             )
         return resolved
 
-    for element in layout.elements:
+    for index, element in enumerate(layout.elements):
         if element.when and not _value(context, element.when):
             continue
         if element.unless and _value(context, element.unless):
@@ -238,7 +250,7 @@ def resolve_face(
                 items.append(Art(x, y, w, h, source))
         else:
             colour = _colour(element.color) or "#222222"
-            items.extend(_text(element, context, measure, lang, icons, colour))
+            items.extend(_text(index, element, context, measure, lang, icons, colour))
     return Face(key, title, shape, _colour(layout.background) or "#ffffff", tuple(items))
 
 
@@ -266,6 +278,7 @@ def _art(ref: str, icons: dict[str, str], card_art: str | None) -> str | None:
 
 
 def _text(
+    index: int,
     element: Element,
     context: dict[str, Any],
     measure: Measure,
@@ -291,12 +304,18 @@ def _text(
         h,
         role=role,
         size=element.size,
-        min_size=element.min_size,
+        min_size=element.min_size or READABLE.get(language, READABLE["en"]),
         align=element.align,
         valign=element.valign,
         line_height=element.line_height,
         japanese=language == "ja",
     )
+    if fitted.overflow:
+        raise FaceError(
+            index,
+            f"text {element.text!r} ({text!r}) does not fit its {w:g} x {h:g} mm box even at "
+            f"{element.min_size or READABLE.get(language, READABLE['en']):g} pt",
+        )
     out: list[Primitive] = []
     for line in fitted.lines:
         for run in line.runs:
