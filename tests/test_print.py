@@ -173,10 +173,16 @@ def test_text_stays_in_the_safe_zone(decks) -> None:
                     continue
                 width = stringWidth(item.text, item.font, item.size) / PT
                 height = item.size / PT
-                assert item.x >= shape.safe - 1e-6, (face.key, item.text)
-                assert item.x + width <= shape.width - shape.safe + 1e-6, (face.key, item.text)
-                assert item.baseline - 0.8 * height >= shape.safe - 1e-6, (face.key, item.text)
-                assert item.baseline + 0.25 * height <= shape.height - shape.safe + 1e-6
+                # a turned text runs leftwards from its anchor, its letters below the baseline
+                turn = -1 if item.turned else 1
+                left, right = sorted((item.x, item.x + turn * width))
+                top, bottom = sorted(
+                    (item.baseline - turn * 0.8 * height, item.baseline + turn * 0.25 * height)
+                )
+                assert left >= shape.safe - 1e-6, (face.key, item.text)
+                assert right <= shape.width - shape.safe + 1e-6, (face.key, item.text)
+                assert top >= shape.safe - 1e-6, (face.key, item.text)
+                assert bottom <= shape.height - shape.safe + 1e-6, (face.key, item.text)
     assert measure.fonts
 
 
@@ -218,8 +224,9 @@ def test_every_text_object_in_the_pdf_lies_in_its_cards_safe_zone(built: Path, p
                 text, tm, font, size = next(queue)
                 name = str(font["/BaseFont"]).split("+", 1)[-1]
                 # form coordinates: points from the bleed box's bottom-left corner
-                left = tm[4] / PT - shape.bleed
-                right = left + stringWidth(text, name, size) / PT
+                anchor = tm[4] / PT - shape.bleed
+                width = stringWidth(text, name, size) / PT
+                left, right = sorted((anchor, anchor + (width if tm[0] > 0 else -width)))
                 baseline = shape.height + shape.bleed - tm[5] / PT
                 assert left >= shape.safe - 0.01, (face, text)
                 assert right <= shape.width - shape.safe + 0.01, (face, text)

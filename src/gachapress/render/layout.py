@@ -9,7 +9,7 @@ at negative coordinates and beyond the trim size).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -78,9 +78,14 @@ class Element(Strict):
     valign: Literal["top", "middle", "bottom"] = "top"
     color: Colour = "#222222"
     art: ArtRef | None = None
+    turned: bool = False
+    """Drawn turned half-way round the card's centre: the same box as an index in the top-left
+    corner puts its twin, upside down, in the bottom-right one (read from either end)."""
 
     @model_validator(mode="after")
     def _content(self) -> Element:
+        if self.turned and self.kind == "art":
+            raise ValueError("art cannot be 'turned' (pictures stay upright)")
         if (self.kind == "text") != (self.text is not None):
             raise ValueError("'text' is for (and required by) text elements")
         if (self.kind == "art") != (self.art is not None):
@@ -165,6 +170,7 @@ class TextLine:
     font: str  # a registered font name
     size: float  # points
     color: str
+    turned: bool = False  # upside down: the text runs leftwards from (x, baseline)
 
 
 @dataclass(frozen=True)
@@ -222,6 +228,7 @@ def resolve_face(
             continue
         if element.unless and _value(context, element.unless):
             continue
+        start = len(items)
         x, y, w, h = element.box
         if element.kind in ("rect", "ellipse"):
             if element.bleed:
@@ -251,7 +258,20 @@ def resolve_face(
         else:
             colour = _colour(element.color) or "#222222"
             items.extend(_text(index, element, context, measure, lang, icons, colour))
+        if element.turned:
+            items[start:] = [_turn(item, shape) for item in items[start:]]
     return Face(key, title, shape, _colour(layout.background) or "#ffffff", tuple(items))
+
+
+def _turn(item: Primitive, shape: Shape) -> Primitive:
+    """``item`` turned half-way round the centre of the card's trim."""
+    if isinstance(item, TextLine):
+        return replace(
+            item, x=shape.width - item.x, baseline=shape.height - item.baseline, turned=True
+        )
+    if isinstance(item, Rect | Ellipse):
+        return replace(item, x=shape.width - item.x - item.w, y=shape.height - item.y - item.h)
+    raise PlaceholderError("an inline icon cannot be turned")
 
 
 def _value(context: dict[str, Any], path: str) -> Any:
