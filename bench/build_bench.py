@@ -38,9 +38,14 @@ def _children_cpu() -> float:
 def run_build(project: Path, *args: str) -> float:
     """CPU seconds of a `gachapress build` (its processes', so a busy machine does not count)."""
     start = _children_cpu()
-    done = subprocess.run([sys.executable, "-m", "gachapress.cli.main", "build", *args],
-                          cwd=project, capture_output=True, text=True, check=False,
-                          env={**os.environ, "GACHAPRESS_BOOK_GAMES": str(BOOK_GAMES)})
+    done = subprocess.run(
+        [sys.executable, "-m", "gachapress.cli.main", "build", *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "GACHAPRESS_BOOK_GAMES": str(BOOK_GAMES)},
+    )
     if done.returncode != 0:
         raise SystemExit(f"build failed:\n{done.stderr}{done.stdout}")
     return _children_cpu() - start
@@ -79,9 +84,12 @@ def main() -> None:
         cold = run_build(project, "--jobs", "1")
         noop = run_build(project)
         decks = project / "rules" / "gachapon-trick" / "decks.yaml"
-        decks.write_text(decks.read_text(encoding="utf-8").replace(
-            "Unused, it is worth nothing.", "Unused, it is worth nothing at all."),
-            encoding="utf-8")
+        decks.write_text(
+            decks.read_text(encoding="utf-8").replace(
+                "Unused, it is worth nothing.", "Unused, it is worth nothing at all."
+            ),
+            encoding="utf-8",
+        )
         edit = run_build(project)
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         pdfs = sorted((project / "out").rglob("*.pdf"))
@@ -95,10 +103,14 @@ def main() -> None:
                 arts.update(f"openmoji:{c.art.openmoji}" for c in deck.faces() if c.art.openmoji)
         bare = bare_reportlab(pages, pieces, sorted(arts), project)
     print(f"CPU seconds; book simulations: {BOOK_GAMES} games per mode, player count and bot")
-    print(f"cold build, 5 games: {cold:.1f} s ({svgs} SVGs, {len(pdfs)} PDFs, "
-          f"{pages} pages, {pieces} cards placed)")
-    print(f"bare reportlab loop, same pages and drawings: {bare:.2f} s "
-          f"-> cold build / bare loop = {cold / bare:.0f}x")
+    print(
+        f"cold build, 5 games: {cold:.1f} s ({svgs} SVGs, {len(pdfs)} PDFs, "
+        f"{pages} pages, {pieces} cards placed)"
+    )
+    print(
+        f"bare reportlab loop, same pages and drawings: {bare:.2f} s "
+        f"-> cold build / bare loop = {cold / bare:.0f}x"
+    )
     print(f"no-op rebuild: {noop:.2f} s")
     print(f"one-card edit (Gachapon Trick's Refund card): {edit:.1f} s")
     print(f"peak memory of a build process: {peak:.0f} MiB")

@@ -19,6 +19,18 @@ from tests.conftest import ROOT
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+class RecordingText:
+    """A text object: only its matrix (where and which way up it is set) matters here."""
+
+    matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+    def setTextTransform(self, *matrix: float) -> None:
+        self.matrix = matrix
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: None
+
+
 class RecordingCanvas:
     """Stands in for a reportlab canvas and records what the PDF backend draws, in points."""
 
@@ -42,7 +54,14 @@ class RecordingCanvas:
         self.calls.append(("ellipse", (x1, y1, x2 - x1, y2 - y1)))
 
     def drawString(self, x: float, y: float, text: str) -> None:
-        self.calls.append(("text", (x, y)))
+        self.calls.append(("text", (x, y, 0)))
+
+    def beginText(self) -> RecordingText:
+        return RecordingText()
+
+    def drawText(self, text: RecordingText) -> None:
+        a, _, _, _, e, f = text.matrix
+        self.calls.append(("text", (e, f, 180 if a < 0 else 0)))
 
     def translate(self, x: float, y: float) -> None:
         self.offset = [x, y]
@@ -70,7 +89,8 @@ def svg_boxes(face: Face, css: str) -> list[tuple[str, tuple[float, ...]]]:
                 ("ellipse", (a["cx"] - a["rx"], a["cy"] - a["ry"], 2 * a["rx"], 2 * a["ry"]))
             )
         elif tag == "text":
-            boxes.append(("text", (a["x"], a["y"])))
+            turned = 180 if element.get("transform", "").startswith("rotate(180") else 0
+            boxes.append(("text", (a["x"], a["y"], turned)))
         elif tag == "svg":
             boxes.append(("art", (a["x"], a["y"], a["width"], a["height"])))
     return boxes
@@ -93,7 +113,7 @@ def pdf_boxes(face: Face) -> list[tuple[str, tuple[float, ...]]]:
             x, y, w, h = (n / MM for n in v)
             boxes.append((kind, (x - b, top - y - h, w, h)))
         elif kind == "text":
-            boxes.append(("text", (v[0] / MM - b, top - v[1] / MM)))
+            boxes.append(("text", (v[0] / MM - b, top - v[1] / MM, v[2])))
         else:
             x, y, factor = v[0] / MM, v[1] / MM, v[2]
             side = 72.0 / MM * factor

@@ -5,13 +5,14 @@ Cases live in tests/bad_inputs/<game-id>.yaml (format at the top of gachapon-tri
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 
 CASES_DIR = Path(__file__).parent / "bad_inputs"
 
@@ -61,6 +62,8 @@ def _apply(root: Path, case: dict[str, Any]) -> tuple[str, int]:
 def test_bad_input_gives_exactly_the_located_error(
     case: dict[str, Any], project_copy: Path
 ) -> None:
+    if case["file"].startswith("templates/"):
+        shutil.copytree(ROOT / "templates", project_copy / "templates")
     text, start = _apply(project_copy, case)
     game = case["file"].split("/")[1] if case["file"].startswith("rules/") else None
     args = case.get("args") or ["check", game]

@@ -118,12 +118,23 @@ def test_back_offset_moves_only_the_backs(project: Path) -> None:
     build(project, "--paper", "a4", "--back-offset", "1.5,-0.5")
     shifted = PdfReader(pdf)
     mm = 72 / 25.4
-    assert _placements(plain, 1) == _placements(shifted, 1)  # fronts stay
+    assert _placements(plain, 4) == _placements(shifted, 4)  # fronts (sheet 3) stay
+    assert _placements(plain, 5), "sheet 3's backs"
     for (_, x0, y0), (_, x1, y1) in zip(
-        _placements(plain, 2), _placements(shifted, 2), strict=True
+        _placements(plain, 5), _placements(shifted, 5), strict=True
     ):
         assert x1 - x0 == pytest.approx(1.5 * mm, abs=1e-3)
         assert y1 - y0 == pytest.approx(0.5 * mm, abs=1e-3)  # y runs down the page: -0.5 is up
+
+
+def test_low_ink_rebuilds_only_the_pdfs(project: Path) -> None:
+    build(project)
+    before = snapshot(project / "out" / GAME)
+    build(project, "--ink", "low")
+    after = snapshot(project / "out" / GAME)
+    changed = sorted(name for name in after if after[name] != before.get(name))
+    assert changed == [f"{GAME}-pnp-a4.pdf", f"{GAME}-pnp-letter.pdf"]
+    assert run_cli("build", GAME, "--ink", "none", cwd=project).code == 2
 
 
 def test_one_number_changed_shows_everywhere_and_nowhere_old(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from gachapress.data.load import load_rules
-from gachapress.publish.pnp import slots
+from gachapress.publish.imposition import slots
 from gachapress.render.faces import game_faces
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
@@ -23,7 +23,7 @@ from tests.conftest import ROOT, run_cli
 GAME = "gachapon-trick"
 PT = 72 / 25.4
 PRESETS = load_presets(ROOT / "templates" / "print.yaml")
-SHEETS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
+SHEETS = {"a4": (841.8898, 595.2756), "letter": (792.0, 612.0)}  # landscape
 
 
 @pytest.fixture(scope="module")
@@ -95,8 +95,8 @@ def test_pages_sizes_and_count(built: Path, paper: str) -> None:
             round(float(page.mediabox.width), 2),
             round(float(page.mediabox.height), 2),
         ) == tuple(round(v, 2) for v in SHEETS[paper])
-    # the first page, 49 toys on 6 sheets and the refund on 1, each with its backs, alignment 2
-    assert len(reader.pages) == 1 + 2 * (math.ceil(49 / 9) + 1) + 2
+    # the instructions and the alignment test, then 49 toys and the refund on 8-up sheets
+    assert len(reader.pages) == 2 + 2 + 2 * math.ceil((49 + 1) / 8)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -105,26 +105,27 @@ def test_cards_sit_on_the_grid_and_backs_behind_their_fronts(built: Path, paper:
     shape = PRESETS.shapes["poker"]
     sheet = PRESETS.sheets[paper]
     grid = sheet.grids["poker"]
-    page_w, page_h = sheet.page
+    _, page_h = sheet.page
     expected = [
         ((s.x - shape.bleed) * PT, (page_h - s.y - shape.height - shape.bleed) * PT)
         for s in slots(sheet, grid, shape)
     ]
-    fronts, backs = _placements(reader, 1), _placements(reader, 2)
-    assert len(fronts) == len(backs) == 9
+    fronts, backs = _placements(reader, 4), _placements(reader, 5)
+    assert len(fronts) == len(backs) == 8
     for (_, x, y), (ex, ey) in zip(fronts, expected, strict=True):
         assert (round(x, 2), round(y, 2)) == (round(ex, 2), round(ey, 2))
     for (_, fx, fy), (name, bx, by) in zip(fronts, backs, strict=True):
         assert name == "back-toys"
-        # long-edge flip: a back's trim is the mirror image of its front's across the page
-        front_left = fx / PT + shape.bleed
-        back_left = bx / PT + shape.bleed
-        assert back_left == pytest.approx(page_w - front_left - shape.width, abs=1e-3)
-        assert by == pytest.approx(fy, abs=1e-3)
+        # a landscape sheet turns over on its long edge top over bottom: the back's trim is
+        # the mirror image of its front's across the page's height
+        front_bottom = fy / PT + shape.bleed
+        back_bottom = by / PT + shape.bleed
+        assert back_bottom == pytest.approx(page_h - front_bottom - shape.height, abs=1e-3)
+        assert bx == pytest.approx(fx, abs=1e-3)
     if paper == "a4":
         assert grid.gutter >= 2 * shape.bleed  # room for each card's whole bleed
     else:
-        assert grid.gutter == 0  # edge to edge: 3 x 94 mm would not fit 279.4 mm
+        assert grid.gutter == 0  # edge to edge: 4 x 69 mm and the marks would not fit
 
 
 def _collect(texts: list, text: str, cm: list, tm: list, font: object, size: float) -> None:
@@ -172,10 +173,16 @@ def test_text_stays_in_the_safe_zone(decks) -> None:
                     continue
                 width = stringWidth(item.text, item.font, item.size) / PT
                 height = item.size / PT
-                assert item.x >= shape.safe - 1e-6, (face.key, item.text)
-                assert item.x + width <= shape.width - shape.safe + 1e-6, (face.key, item.text)
-                assert item.baseline - 0.8 * height >= shape.safe - 1e-6, (face.key, item.text)
-                assert item.baseline + 0.25 * height <= shape.height - shape.safe + 1e-6
+                # a turned text runs leftwards from its anchor, its letters below the baseline
+                turn = -1 if item.turned else 1
+                left, right = sorted((item.x, item.x + turn * width))
+                top, bottom = sorted(
+                    (item.baseline - turn * 0.8 * height, item.baseline + turn * 0.25 * height)
+                )
+                assert left >= shape.safe - 1e-6, (face.key, item.text)
+                assert right <= shape.width - shape.safe + 1e-6, (face.key, item.text)
+                assert top >= shape.safe - 1e-6, (face.key, item.text)
+                assert bottom <= shape.height - shape.safe + 1e-6, (face.key, item.text)
     assert measure.fonts
 
 
@@ -202,7 +209,7 @@ def test_every_text_object_in_the_pdf_lies_in_its_cards_safe_zone(built: Path, p
     reader = PdfReader(built / f"{GAME}-pnp-{paper}.pdf")
     shape = PRESETS.shapes["poker"]
     checked = 0
-    for number in range(1, len(reader.pages) - 2):  # the card sheets
+    for number in range(4, len(reader.pages)):  # the card sheets
         page = reader.pages[number]
         forms = page["/Resources"]["/XObject"]
         texts: list[tuple[str, list[float], object, float]] = []
@@ -217,8 +224,9 @@ def test_every_text_object_in_the_pdf_lies_in_its_cards_safe_zone(built: Path, p
                 text, tm, font, size = next(queue)
                 name = str(font["/BaseFont"]).split("+", 1)[-1]
                 # form coordinates: points from the bleed box's bottom-left corner
-                left = tm[4] / PT - shape.bleed
-                right = left + stringWidth(text, name, size) / PT
+                anchor = tm[4] / PT - shape.bleed
+                width = stringWidth(text, name, size) / PT
+                left, right = sorted((anchor, anchor + (width if tm[0] > 0 else -width)))
                 baseline = shape.height + shape.bleed - tm[5] / PT
                 assert left >= shape.safe - 0.01, (face, text)
                 assert right <= shape.width - shape.safe + 0.01, (face, text)
@@ -226,3 +234,18 @@ def test_every_text_object_in_the_pdf_lies_in_its_cards_safe_zone(built: Path, p
                 checked += 1
             assert x0 >= 0 and y0 >= 0
     assert checked > 100
+
+
+@pytest.mark.parametrize(
+    "game_id", ["gotchacards", "gachapon-trick", "gotcha", "rps-fire", "gasha"]
+)
+def test_no_card_text_is_set_below_7_pt_nor_japanese_below_7_5(game_id: str) -> None:
+    measure = Measure(ROOT / "build" / "fonts")
+    decks = game_faces(load_rules(game_id), ROOT / "templates", PRESETS, measure)
+    for deck in decks:
+        for face in [f for f, _ in deck.fronts] + [deck.back]:
+            for item in face.items:
+                if not hasattr(item, "text"):
+                    continue
+                japanese = any(ord(ch) > 0x2E80 for ch in item.text)
+                assert item.size >= (7.5 if japanese else 7), (face.key, item.text, item.size)

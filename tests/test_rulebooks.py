@@ -197,7 +197,7 @@ def test_latin_square_and_set_table_come_from_the_model(pages: dict[str, dict[st
     rows = re.findall(r"<tr>(.*?)</tr>", latin, re.S)[1:]
     assert len(rows) == len(deck.colors)
     for colour, row, markup in zip(deck.colors, deck.square, rows, strict=True):
-        assert colour.name["en"] in markup
+        assert f"{colour.symbol} {colour.name['en']}" in markup  # the card's corner symbol
         names = re.findall(r'class="toy-name">([^<]+)<', markup)
         assert names == [deck.toy(toy).name["en"] for toy in row]
     scoring = section(html, "scoring")

@@ -30,6 +30,8 @@ CASES = [
     ("gachapon-trick", "back-toys"),
     ("gotcha", "back-gacha"),
     ("gasha", "back-bonus-tokens"),
+    ("gotchacards", "lucky-rock"),
+    ("gotcha", "ituned-1500-lucky"),
 ]
 #: Mean difference per channel (0-255) tolerated: anti-aliasing noise, not a changed design.
 TOLERANCE = 2.0

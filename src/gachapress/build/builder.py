@@ -16,7 +16,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from gachapress.build import outdir
 from gachapress.build.manifest import (
@@ -42,6 +42,7 @@ class BuildOptions:
     out: Path
     papers: tuple[str, ...] = PAPERS
     back_offset: tuple[float, float] = (0.0, 0.0)
+    ink: Literal["normal", "low"] = "normal"
 
     @property
     def build_dir(self) -> Path:
@@ -210,6 +211,7 @@ def _inputs_hash(game_id: str, options: BuildOptions) -> str:
         code_version(game_id),
         repr(options.papers),
         repr(options.back_offset),
+        options.ink,
     )
 
 
@@ -252,9 +254,9 @@ def _plan(
     for paper in options.papers:
         sheet = presets.sheets[paper]
         plan[f"{game.id}/{game.id}-pnp-{paper}.pdf"] = (
-            hash_text(inputs, paper, repr(options.back_offset)),
+            hash_text(inputs, paper, repr(options.back_offset), options.ink),
             lambda path, sheet=sheet: write_pnp(
-                path, game, decks, sheet, measure, options.back_offset
+                path, game, decks, sheet, measure, options.back_offset, options.ink
             ),
         )
     return plan

@@ -23,6 +23,11 @@ class Paper(StrEnum):
     both = "both"
 
 
+class Ink(StrEnum):
+    normal = "normal"
+    low = "low"
+
+
 def _offset(text: str) -> tuple[float, float]:
     try:
         x, y = (float(part) for part in text.split(","))
@@ -64,9 +69,20 @@ def build_command(
         typer.Option(
             "--back-offset",
             metavar="X,Y",
-            help="Shift the backs pages by X,Y mm (measure it with the alignment page).",
+            help=(
+                "Shift every back by X,Y mm as seen on the backs page: a positive X moves it "
+                "right, a positive Y down. Read X,Y off the alignment sheet (pages 3-4) and "
+                "add them to the offset it was built with."
+            ),
         ),
     ] = "0,0",
+    ink: Annotated[
+        Ink,
+        typer.Option(
+            "--ink",
+            help="low: print the backs and large colour fields of the PDFs as light tints.",
+        ),
+    ] = Ink.normal,
     root: RootOption = Path("."),
 ) -> None:
     """Check the games, then write their card SVGs, print-and-play PDFs and rulebooks.
@@ -79,6 +95,7 @@ def build_command(
         out=out or root / "out",
         papers=PAPERS if paper is Paper.both else (paper.value,),
         back_offset=_offset(back_offset),
+        ink=ink.value,
     )
     started = time.perf_counter()
     try:

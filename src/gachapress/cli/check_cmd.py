@@ -12,7 +12,7 @@ from gachapress.checks.examples import run_examples
 from gachapress.cli.common import RootOption, load_or_report, print_problems, select_games
 from gachapress.data.examples_file import load_examples_file
 from gachapress.data.load import GameData
-from gachapress.errors import RulesError
+from gachapress.errors import Problem, RulesError
 from gachapress.games import GAME_IDS
 
 
@@ -46,7 +46,7 @@ def check(
             typer.echo(f"{game_id}: FAILED (the rules files do not load)")
             failed += 1
             continue
-        failed += not _check_game(game)
+        failed += not _check_game(game, root)
     if examples is not None:
         failed += not _check_examples_file(examples, root)
     total = len(selected) + (examples is not None)
@@ -57,21 +57,39 @@ def check(
         raise typer.Exit(1)
 
 
-def _check_game(game: GameData) -> bool:
+def _check_game(game: GameData, root: Path) -> bool:
     reports = run_checks(game)
-    problems = sorted(p for report in reports for p in report.problems)
+    faces = _face_problems(game, root)
+    problems = sorted([*(p for report in reports for p in report.problems), *faces])
     print_problems(problems)
     cards = sum(deck.size() for _, deck in game.model.deck_items())
     decks = len(list(game.model.deck_items()))
     passed = [r.check for r in reports if r.ok]
     examples = len(game.model.examples)
-    status = "ok" if len(passed) == len(reports) else "FAILED"
+    status = "ok" if len(passed) == len(reports) and not faces else "FAILED"
     typer.echo(
         f"{game.id}: {status}: {cards} cards in {decks} deck{'s' if decks != 1 else ''}, "
         f"{len(passed)}/{len(reports)} checks passed ({', '.join(r.check for r in reports)}), "
         f"{examples} worked examples, {len(game.model.clarifications)} clarifications"
     )
     return status == "ok"
+
+
+def _face_problems(game: GameData, root: Path) -> list[Problem]:
+    """Lay out every card face, as the build would: a text that does not fit fails here."""
+    from gachapress.render.faces import game_faces, layout_path
+    from gachapress.render.metrics import Measure
+    from gachapress.render.presets import load_presets
+
+    templates = root / "templates"
+    if not layout_path(templates, game.id).is_file():
+        return []  # a project with rules only: nothing to lay out
+    try:
+        presets = load_presets(templates / "print.yaml")
+        game_faces(game, templates, presets, Measure(root / "build" / "fonts"))
+    except RulesError as exc:
+        return exc.problems
+    return []
 
 
 def _check_examples_file(file: Path, root: Path) -> bool:

@@ -1,77 +1,42 @@
-"""Print-and-play PDFs: a first page that says how to print, then each deck's fronts on cut
-sheets with crop marks, each fronts page followed by its backs mirrored for long-edge duplex,
-and an alignment page to measure a printer's back-side shift."""
+"""Print-and-play PDFs that pair up when printed two-sided (pages 2k-1 and 2k are sheet k):
+
+1. the instructions, with the list of sheets and the credits on its back;
+2. the alignment test, front and back, to print before anything else;
+3. then every sheet of cards: a page of fronts with crop marks, and the page of their backs
+   placed to land behind them when the sheet is turned over on its long edge.
+
+Nothing is drawn in the sheet's outer margin, which home printers leave blank."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
+from typing import Literal
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfbase.pdfdoc import PDFName
 from reportlab.pdfgen.canvas import Canvas
 
 from gachapress.data.load import GameData
 from gachapress.data.placeholders import fill, model_data
+from gachapress.publish.imposition import PaperSheet, Slot, impose, slots
 from gachapress.render import art as artwork
 from gachapress.render.faces import DeckFaces
 from gachapress.render.fonts import FontFile, role_for
-from gachapress.render.layout import Face, Shape
+from gachapress.render.ink import low_ink
+from gachapress.render.layout import Shape
 from gachapress.render.metrics import Measure
 from gachapress.render.pdf import MM, FacePainter
-from gachapress.render.presets import Grid, Sheet
+from gachapress.render.presets import MARK_GAP, Sheet
 from gachapress.render.text import fit
 
 INK = HexColor("#222222")
 MARK = HexColor("#000000")
-GREY = HexColor("#777777")
-
-
-@dataclass(frozen=True)
-class Slot:
-    """Where a piece sits on a sheet: trim top-left (mm from the page's top-left) and how much
-    of its bleed may be printed on each side (left, top, right, bottom)."""
-
-    x: float
-    y: float
-    clip: tuple[float, float, float, float]
-
-
-def slots(
-    sheet: Sheet,
-    grid: Grid,
-    shape: Shape,
-    *,
-    mirrored: bool = False,
-    offset: tuple[float, float] = (0.0, 0.0),
-) -> list[Slot]:
-    """The grid's slots in reading order (row by row). ``mirrored`` gives, at index i, the slot
-    behind front slot i when the sheet is flipped on its long edge."""
-    page_w, page_h = sheet.page
-    w, h, g = shape.width, shape.height, grid.gutter
-    left = (page_w - (grid.columns * w + (grid.columns - 1) * g)) / 2
-    top = (page_h - (grid.rows * h + (grid.rows - 1) * g)) / 2
-    inner = min(shape.bleed, g / 2)
-    out = []
-    for row in range(grid.rows):
-        for column in range(grid.columns):
-            col = grid.columns - 1 - column if mirrored else column
-            clip = (
-                shape.bleed if col == 0 else inner,
-                shape.bleed if row == 0 else inner,
-                shape.bleed if col == grid.columns - 1 else inner,
-                shape.bleed if row == grid.rows - 1 else inner,
-            )
-            out.append(
-                Slot(left + col * (w + g) + offset[0], top + row * (h + g) + offset[1], clip)
-            )
-    return out
-
-
-def fits(sheet: Sheet, grid: Grid, shape: Shape) -> bool:
-    """Whether the grid, its outer bleed and crop marks fit on the page."""
-    need_w = grid.columns * shape.width + (grid.columns - 1) * grid.gutter + 2 * shape.bleed
-    need_h = grid.rows * shape.height + (grid.rows - 1) * grid.gutter + 2 * shape.bleed
-    return need_w <= sheet.page[0] and need_h <= sheet.page[1]
+GREY = HexColor("#666666")
+INCH = 25.4
+Ink = Literal["normal", "low"]
+#: Half the length of an alignment cross and of the scales on the back, in mm.
+SCALE = 10
 
 
 class PnpDocument:
@@ -84,8 +49,9 @@ class PnpDocument:
         sheet: Sheet,
         measure: Measure,
         back_offset: tuple[float, float],
+        ink: Ink,
     ) -> None:
-        self.game, self.sheet, self.measure = game, sheet, measure
+        self.game, self.sheet, self.measure, self.ink = game, sheet, measure, ink
         self.lang = game.model.languages[0]
         self.back_offset = back_offset
         self.canvas = Canvas(
@@ -101,6 +67,10 @@ class PnpDocument:
         self.canvas.setSubject(f"Cut sheets of every card of {name}, fronts and duplex backs")
         self.canvas.setCreator("gachapress")
         self.canvas.setKeywords(["print and play", "cards", game.id])
+        # The print dialog's defaults: actual size, two-sided turning on the long edge.
+        self.canvas.setViewerPreference("PrintScaling", PDFName("None"))
+        self.canvas.setViewerPreference("Duplex", PDFName("DuplexFlipLongEdge"))
+        self.canvas.setCatalogEntry("Lang", "en")  # the instructions; card texts are data
         self.painter = FacePainter(self.canvas)
 
     # -- text ----------------------------------------------------------------------------------
@@ -115,7 +85,7 @@ class PnpDocument:
         size: float = 10,
         bold: bool = False,
         align: str = "left",
-        colour: HexColor = INK,
+        colour: Color = INK,
     ) -> float:
         """Set ``text`` in a box (mm from the page's top-left); return the height used."""
         japanese = any(ord(ch) > 0x2E80 for ch in text)
@@ -127,10 +97,10 @@ class PnpDocument:
             h,
             role=role,
             size=size,
-            min_size=size * 0.6,
-            align=align,
+            min_size=min(size, 7),
+            align=align,  # type: ignore[arg-type]
             japanese=japanese,
-        )  # type: ignore[arg-type]
+        )
         page_h = self.sheet.page[1]
         self.canvas.setFillColor(colour)
         self.canvas.setFont(self.measure.name(role), fitted.size)
@@ -141,29 +111,24 @@ class PnpDocument:
                 )
         return len(fitted.lines) * fitted.size * 1.2 * 25.4 / 72
 
-    # -- pages ---------------------------------------------------------------------------------
-    def first_page(self, decks: list[DeckFaces], fonts: dict[str, FontFile]) -> None:
+    # -- sheet 1: instructions -----------------------------------------------------------------
+    def instructions(self, plan: list[PaperSheet]) -> None:
+        """Page 1: what to print and how, with the scale rulers."""
         model, lang = self.game.model, self.lang
         page_w, _ = self.sheet.page
-        margin, width = 18.0, page_w - 36
+        margin = self.sheet.margin + 9
+        gap = 10
+        column = (page_w - 2 * margin - gap) / 2
         y = margin
         title = model.name.get(lang, "")
         if "en" in model.name and model.name["en"] != title:
             title = f"{title} ({model.name['en']})"
-        y += self.text(title, margin, y, width, 14, size=22, bold=True) + 2
-        y += (
-            self.text(
-                f"Print and play on {self.sheet.name} paper",
-                margin,
-                y,
-                width,
-                8,
-                size=12,
-                colour=GREY,
-            )
-            + 6
-        )
-        y += self.text("What to print and cut", margin, y, width, 8, size=13, bold=True) + 1
+        y += self.text(title, margin, y, page_w - 2 * margin, 12, size=20, bold=True) + 1
+        orientation = "landscape" if self.sheet.landscape else "upright"
+        subtitle = f"Print and play on {self.sheet.name} paper, {orientation}"
+        y += self.text(subtitle, margin, y, page_w - 2 * margin, 6, size=11, colour=GREY) + 4
+        top = y
+        y += self.text("What to print and cut", margin, y, column, 6, size=12, bold=True) + 1
         for component in model.components:
             if component.deck:
                 deck = model.deck(component.deck)
@@ -174,136 +139,238 @@ class PnpDocument:
                 line = f"• {label}" + (
                     " (not printed: provide your own)" if component.provide_your_own else ""
                 )
-            y += self.text(line, margin + 3, y, width - 3, 12, size=10) + 0.8
-        y += 5
-        y += self.text("How to print", margin, y, width, 8, size=13, bold=True) + 1
+            y += self.text(line, margin + 3, y, column - 3, 10, size=9) + 0.6
+        y += 3
+        y += self.text("How to print", margin, y, column, 6, size=12, bold=True) + 1
+        last = 4 + 2 * len(plan)
         steps = [
             "Print at 100% (actual size): turn off any 'fit to page' or 'shrink' option. "
-            "Check the ruler below: it must measure exactly 100 mm.",
-            "Print two-sided, flipping on the long edge: every page of fronts is followed by "
-            "the page of backs that belongs behind it (mirrored so each back lands behind its "
-            "front). No duplex printer? Print the odd pages, put the stack back in the tray "
-            "and print the even pages.",
-            "The last page is an alignment test: if its crosses do not meet when held against "
-            "the light, rebuild with a back offset (gachapress build --back-offset X,Y in mm).",
-            "Cut along the crop marks in the margins; the colour runs past the cut line "
-            "(bleed) so a slightly off cut leaves no white edge. Card stock of 200-300 g/m² or "
-            "sleeves with a playing card behind each sheet make cards that shuffle well.",
+            "The scale on the right must measure exactly what it says.",
+            "Print pages 3-4 first, on one sheet, two-sided, flipping on the long edge: the "
+            "alignment test. Held against the light, the crosses of its front must sit on the "
+            "0 of the scales on its back; if they do not, see that page.",
+            f"Then print pages 5-{last} the same way, two-sided, flipping on the long edge. "
+            "Each sheet has a page of fronts and, on its other side, the page of their backs, "
+            "so every card gets its own back. No duplex printer? Print the odd pages, put the "
+            "stack back in the tray as your printer's manual says for a second side, and print "
+            "the even pages.",
+            "Pages 1-2 (these instructions, with the list of sheets on the back) are one "
+            "sheet too: print them two-sided as well, or not at all.",
         ]
         for number, step in enumerate(steps, 1):
-            y += self.text(f"{number}. {step}", margin + 3, y, width - 3, 30, size=10) + 1.5
-        y += 4
-        self._ruler(margin, y)
-        y += 18
-        y += self.text("Credits", margin, y, width, 8, size=13, bold=True) + 1
+            y += self.text(f"{number}. {step}", margin + 3, y, column - 3, 30, size=9) + 1.2
+        x, y = margin + column + gap, top
+        y += self.text("Check the scale", x, y, column, 6, size=12, bold=True) + 3
+        for unit in self.sheet.rulers:
+            self._ruler(x + 2, y, unit)
+            y += 14
+        y += 2
+        y += self.text("Cutting", x, y, column, 6, size=12, bold=True) + 1
+        notes = [self._layout_note(plan), self._stock_note()]
+        if self.ink == "low":
+            notes.append(
+                "This is the low-ink version: the backs and the large colour fields of the "
+                "fronts are printed as light tints, to spare a home printer's ink."
+            )
+        for paragraph in notes:
+            y += self.text(paragraph, x, y, column, 40, size=9) + 1.5
+        self.canvas.showPage()
+
+    def _layout_note(self, plan: list[PaperSheet]) -> str:
+        """What the cut sheets look like and how to cut them, from the grid of the cards."""
+        cards = next((p for p in plan if p.shape.kind == "card"), plan[0])
+        grid, shape = cards.grid, cards.shape
+        note = (
+            f"Each page holds {grid.columns * grid.rows} cards ({grid.columns} across, "
+            f"{grid.rows} down) of {shape.width:g} x {shape.height:g} mm. "
+        )
+        if grid.gutter >= 2 * shape.bleed:
+            return note + (
+                f"Each card has {grid.gutter:g} mm of space around it, and its colour runs "
+                f"{shape.bleed:g} mm past the cut line (bleed), so a slightly off cut leaves no "
+                "white edge. Cut along the lines the crop marks in the margin point at."
+            )
+        return note + (
+            f"The cards meet edge to edge ({grid.columns} across with gutters would not fit "
+            "this paper with room for the marks): cut exactly along the lines the crop marks "
+            f"point at; only the outer edges carry {shape.bleed:g} mm of colour past the cut line."
+        )
+
+    def _stock_note(self) -> str:
+        return (
+            "Card stock of 200-300 g/m², or sleeves with a playing card behind each card, make "
+            "cards that shuffle well. Round pieces are cut along their printed circle."
+        )
+
+    def sheet_list(self, plan: list[PaperSheet], fonts: dict[str, FontFile]) -> None:
+        """Page 2, the back of the instructions: which sheet holds what, and the credits."""
+        page_w = self.sheet.page[0]
+        margin = self.sheet.margin + 9
+        width = page_w - 2 * margin
+        y = margin
+        y += self.text("The sheets of this file", margin, y, width, 6, size=12, bold=True) + 1
+        rows = ["Sheet 1, pages 1-2: these instructions", "Sheet 2, pages 3-4: alignment test"]
+        for number, paper in enumerate(plan, 3):
+            first = 2 * number - 1
+            rows.append(f"Sheet {number}, pages {first}-{first + 1}: {paper.label}")
+        half = (len(rows) + 1) // 2
+        column = (width - 10) / 2
+        for index, row in enumerate(rows):
+            x = margin + (0 if index < half else column + 10)
+            self.text(row, x + 3, y + (index % half) * 4.2, column - 3, 4.2, size=8.5)
+        y += half * 4.2 + 6
+        y += self.text("Credits", margin, y, width, 6, size=12, bold=True) + 1
+        model = self.game.model
         credits = [
             f"Card art: {artwork.ATTRIBUTION}",
             "Fonts: " + "; ".join(sorted({f"{f.family} ({f.license})" for f in fonts.values()})),
-            f"Rules: based on the {model.name.get('en', title)} rulebook; card lists marked as "
-            "this project's design in the rulebook are gachapress's own.",
+            f"Rules: based on the {model.name.get('en', model.name[self.lang])} rulebook; card "
+            "lists marked as this project's design in the rulebook are gachapress's own.",
             "Made with gachapress from the game's rules data.",
         ]
         for line in credits:
             y += self.text(line, margin + 3, y, width - 3, 14, size=8.5) + 1
         self.canvas.showPage()
 
-    def _ruler(self, x: float, y: float) -> None:
+    def _ruler(self, x: float, y: float, unit: str) -> None:
+        """A 100 mm (or 4 inch) scale with its top at y."""
         c, page_h = self.canvas, self.sheet.page[1]
+        step, count, every, name = (
+            (1.0, 100, 10, "100 mm") if unit == "mm" else (INCH / 8, 32, 8, "4 in")
+        )
         c.setStrokeColor(MARK)
         c.setLineWidth(0.25 * MM)
-        base = (page_h - y - 8) * MM
-        c.line(x * MM, base, (x + 100) * MM, base)
-        for mm in range(0, 101):
-            tall = 4 if mm % 10 == 0 else (2.5 if mm % 5 == 0 else 1.5)
-            c.line((x + mm) * MM, base, (x + mm) * MM, base + tall * MM)
-        self.text("0", x - 1, y - 1, 6, 4, size=7)
-        self.text("100 mm", x + 96, y - 1, 20, 4, size=7)
+        base = (page_h - y - 6) * MM
+        c.line(x * MM, base, (x + step * count) * MM, base)
+        for tick in range(count + 1):
+            tall = 4 if tick % every == 0 else (2.5 if tick % (every // 2) == 0 else 1.5)
+            c.line((x + tick * step) * MM, base, (x + tick * step) * MM, base + tall * MM)
+        self.text("0", x - 1, y + 7, 6, 4, size=7)
+        self.text(name, x + step * count - 10, y + 7, 14, 4, size=7, align="right")
 
-    def deck_pages(self, deck: DeckFaces) -> None:
-        grid = self.sheet.grids[deck.shape_id]
-        copies = [face for face, count in deck.fronts for _ in range(count)]
-        per_page = grid.columns * grid.rows
-        pages = [copies[i : i + per_page] for i in range(0, len(copies), per_page)]
-        deck_name = self.game.model.deck(deck.deck).name
-        label = deck_name.get("en", deck_name[self.lang])
-        for number, faces in enumerate(pages, 1):
-            front_slots = slots(self.sheet, grid, deck.shape)
-            self._sheet(
-                faces,
-                front_slots,
-                deck.shape,
-                grid,
-                f"{label}: fronts, sheet {number} of {len(pages)}",
+    # -- sheet 2: alignment --------------------------------------------------------------------
+    def alignment(self, paper: PaperSheet) -> None:
+        """Crosses on the front; on the back, behind each cross, a millimetre scale on both axes
+        so a shift reads off directly."""
+        grid, shape = paper.grid, paper.shape
+        c, page_h = self.canvas, self.sheet.page[1]
+        top = self.sheet.margin + 1
+        width = self.sheet.page[0] - 2 * top
+        c.setStrokeColor(MARK)
+        c.setLineWidth(0.2 * MM)
+        for slot in slots(self.sheet, grid, shape):
+            cx, cy = slot.x + shape.width / 2, slot.y + shape.height / 2
+            c.line(
+                (cx - SCALE - 4) * MM, (page_h - cy) * MM, (cx + SCALE + 4) * MM, (page_h - cy) * MM
             )
-            back_slots = slots(self.sheet, grid, deck.shape, mirrored=True, offset=self.back_offset)
-            self._sheet(
-                [deck.back] * len(faces),
-                back_slots,
-                deck.shape,
-                grid,
-                f"{label}: backs of sheet {number} (print on the reverse)",
+            c.line(cx * MM, (page_h - cy - SCALE - 4) * MM, cx * MM, (page_h - cy + SCALE + 4) * MM)
+            c.rect(
+                slot.x * MM,
+                (page_h - slot.y - shape.height) * MM,
+                shape.width * MM,
+                shape.height * MM,
+                stroke=1,
+                fill=0,
             )
+        self.text(
+            "Alignment test, front. Print this sheet (pages 3-4) two-sided, flipping on the "
+            "long edge, before the other sheets.",
+            top,
+            top,
+            width,
+            4,
+            size=8,
+            align="center",
+            colour=GREY,
+        )
+        c.showPage()
+        x0, y0 = self.back_offset
+        for slot in slots(self.sheet, grid, shape, back=True, offset=self.back_offset):
+            self._scales(slot.x + shape.width / 2, slot.y + shape.height / 2)
+        lines = (
+            "Alignment test, back. Hold the sheet against the light, this side towards you, and "
+            "read in mm where the lines of each cross from the other side meet the scales: "
+            "X on the scale across (right is +), Y on the scale down (down is +).",
+            f"If they are not 0,0, rebuild with gachapress build --back-offset X,Y, adding them "
+            f"to the offset this file was made with ({x0:g},{y0:g}). A positive X moves every "
+            "back to the right and a positive Y moves it down, as seen on this side.",
+        )
+        y = top
+        for line in lines:
+            y += self.text(line, top, y, width, 7, size=7.5, align="center", colour=GREY)
+        c.showPage()
 
-    def _sheet(
-        self, faces: list[Face], places: list[Slot], shape: Shape, grid: Grid, label: str
-    ) -> None:
-        for face, slot in zip(faces, places, strict=False):
+    def _scales(self, cx: float, cy: float) -> None:
+        c, page_h = self.canvas, self.sheet.page[1]
+        c.setStrokeColor(MARK)
+        c.setLineWidth(0.15 * MM)
+        c.line((cx - SCALE) * MM, (page_h - cy) * MM, (cx + SCALE) * MM, (page_h - cy) * MM)
+        c.line(cx * MM, (page_h - cy + SCALE) * MM, cx * MM, (page_h - cy - SCALE) * MM)
+        for mm in range(-SCALE, SCALE + 1):
+            tall = 2.5 if mm % 5 == 0 else 1.2
+            x = cx + mm
+            c.line(x * MM, (page_h - cy) * MM, x * MM, (page_h - cy - tall) * MM)
+            c.line(cx * MM, (page_h - cy - mm) * MM, (cx + tall) * MM, (page_h - cy - mm) * MM)
+        for end in (-SCALE, SCALE):  # the numbers at the ends, clear of each other
+            label = f"{end:+d}"
+            self.text(label, cx + end - 3, cy + 2.7, 6, 3, size=7, align="center")
+            self.text(label, cx + 3, cy + end - 1.4, 6, 3, size=7)
+        self.text("X", cx + SCALE + 1.5, cy - 1.5, 4, 3, size=7, bold=True)
+        self.text("Y", cx - 1, cy + SCALE + 1.5, 4, 3, size=7, bold=True)
+
+    # -- the cards -----------------------------------------------------------------------------
+    def paper_sheet(self, paper: PaperSheet, number: int) -> None:
+        """A page of fronts with crop marks, then the page of their backs."""
+        shape, grid = paper.shape, paper.grid
+        fronts = slots(self.sheet, grid, shape)[: len(paper.fronts)]
+        for face, slot in zip(paper.fronts, fronts, strict=True):
             self.painter.place(face, slot.x, slot.y, slot.clip)
         if shape.kind == "round":
-            self._cut_circles(places[: len(faces)], shape)
+            self._cut_circles(fronts, shape)
         else:
-            self._crop_marks(places[: len(faces)], shape)
-        self._label(label, places, shape)
+            self._crop_marks(fronts, shape)
+        self._label(f"Sheet {number}, fronts: {paper.label}", fronts, shape)
+        self.canvas.showPage()
+        backs = slots(self.sheet, grid, shape, back=True, offset=self.back_offset)
+        backs = backs[: len(paper.backs)]
+        for face, slot in zip(paper.backs, backs, strict=True):
+            self.painter.place(face, slot.x, slot.y, slot.clip)
+        self._label(f"Sheet {number}, backs: {paper.label}", backs, shape)
         self.canvas.showPage()
 
     def _label(self, label: str, places: list[Slot], shape: Shape) -> None:
-        """Name the sheet in the widest margin, clear of the bleed and the crop marks."""
+        """Name the page up the left margin beside the first row, clear of the crop marks
+        (which meet the margin only in line with the cuts)."""
         page_h = self.sheet.page[1]
-        below = page_h - max(p.y for p in places) - shape.height - shape.bleed
-        beside = min(p.x for p in places) - shape.bleed
-        if below >= 6:  # under the middle column, between its crop marks
-            middle = sorted({p.x for p in places})[len({p.x for p in places}) // 2]
-            self.text(
-                label,
-                middle + 2,
-                page_h - below / 2 - 1.5,
-                shape.width - 4,
-                3.5,
-                size=6,
-                align="center",
-                colour=GREY,
-            )
-            return
-        c = self.canvas  # else up the left margin, reading bottom to top
+        left = min(p.x for p in places) - shape.bleed - MARK_GAP
+        row = min(p.y for p in places) + shape.height / 2
+        c = self.canvas
         c.saveState()
-        c.translate((beside / 2 + 1) * MM, page_h / 2 * MM)
+        c.translate((self.sheet.margin + (left - self.sheet.margin) / 2) * MM, (page_h - row) * MM)
         c.rotate(90)
         c.setFillColor(GREY)
-        c.setFont(
-            self.measure.name("ja" if self.measure.missing(label, "regular") else "regular"), 6
-        )
-        c.drawCentredString(0, 0, label)
+        font = self.measure.name("ja" if self.measure.missing(label, "regular") else "regular")
+        c.setFont(font, 7)
+        c.drawCentredString(0, -1 * MM, label)
         c.restoreState()
 
     def _crop_marks(self, places: list[Slot], shape: Shape) -> None:
-        """Short lines in the margin, in line with every cut, clear of the bleed."""
-        c, (page_w, page_h) = self.canvas, self.sheet.page
-        length = self.sheet.crop_mark
-        gap = shape.bleed + 1
+        """Lines in the margin, in line with every cut, clear of the bleed."""
+        c, page_h = self.canvas, self.sheet.page[1]
+        length, gap = self.sheet.crop_mark, shape.bleed + MARK_GAP
         xs = sorted({round(p.x, 3) for p in places} | {round(p.x + shape.width, 3) for p in places})
         ys = sorted(
             {round(p.y, 3) for p in places} | {round(p.y + shape.height, 3) for p in places}
         )
-        top, bottom = min(ys), max(ys)
-        left, right = min(xs), max(xs)
+        top, bottom, left, right = min(ys), max(ys), min(xs), max(xs)
         c.setStrokeColor(MARK)
         c.setLineWidth(0.2 * MM)
         for x in xs:
             for y0, y1 in ((top - gap - length, top - gap), (bottom + gap, bottom + gap + length)):
-                c.line(x * MM, (page_h - max(y0, 0)) * MM, x * MM, (page_h - min(y1, page_h)) * MM)
+                c.line(x * MM, (page_h - y0) * MM, x * MM, (page_h - y1) * MM)
         for y in ys:
             for x0, x1 in ((left - gap - length, left - gap), (right + gap, right + gap + length)):
-                c.line(max(x0, 0) * MM, (page_h - y) * MM, min(x1, page_w) * MM, (page_h - y) * MM)
+                c.line(x0 * MM, (page_h - y) * MM, x1 * MM, (page_h - y) * MM)
 
     def _cut_circles(self, places: list[Slot], shape: Shape) -> None:
         """Round pieces get a thin cut line on the trim circle instead of crop marks."""
@@ -319,43 +386,6 @@ class PnpDocument:
                 fill=0,
             )
 
-    def alignment_pages(self, deck: DeckFaces) -> None:
-        """A page of crosses and its mirrored back: held to the light, they should meet."""
-        grid, shape = self.sheet.grids[deck.shape_id], deck.shape
-        page_h = self.sheet.page[1]
-        for mirrored, label in (
-            (False, "Alignment test: front"),
-            (True, "Alignment test: back (print on the reverse)"),
-        ):
-            offset = self.back_offset if mirrored else (0.0, 0.0)
-            c = self.canvas
-            c.setStrokeColor(MARK)
-            c.setLineWidth(0.2 * MM)
-            for slot in slots(self.sheet, grid, shape, mirrored=mirrored, offset=offset):
-                cx, cy = slot.x + shape.width / 2, slot.y + shape.height / 2
-                c.line((cx - 8) * MM, (page_h - cy) * MM, (cx + 8) * MM, (page_h - cy) * MM)
-                c.line(cx * MM, (page_h - cy - 8) * MM, cx * MM, (page_h - cy + 8) * MM)
-                c.circle(cx * MM, (page_h - cy) * MM, 4 * MM, stroke=1, fill=0)
-                c.rect(
-                    slot.x * MM,
-                    (page_h - slot.y - shape.height) * MM,
-                    shape.width * MM,
-                    shape.height * MM,
-                    stroke=1,
-                    fill=0,
-                )
-            self.text(
-                label,
-                10,
-                page_h - 9,
-                self.sheet.page[0] - 20,
-                5,
-                size=7,
-                align="center",
-                colour=GREY,
-            )
-            c.showPage()
-
     def save(self) -> None:
         self.canvas.save()
 
@@ -367,11 +397,24 @@ def write_pnp(
     sheet: Sheet,
     measure: Measure,
     back_offset: tuple[float, float] = (0.0, 0.0),
+    ink: Ink = "normal",
 ) -> None:
-    """Write the print-and-play PDF of ``game`` on ``sheet`` to ``path``."""
-    document = PnpDocument(path, game, sheet, measure, back_offset)
-    document.first_page(decks, measure.fonts)
-    for deck in decks:
-        document.deck_pages(deck)
-    document.alignment_pages(decks[0])
+    """Write the print-and-play PDF of ``game`` on ``sheet`` to ``path``; with ``ink="low"``
+    the backs and large colour fields are light tints."""
+    if ink == "low":
+        decks = [
+            replace(
+                deck,
+                fronts=tuple((low_ink(face, back=False), n) for face, n in deck.fronts),
+                back=low_ink(deck.back, back=True),
+            )
+            for deck in decks
+        ]
+    plan = impose(game, decks, sheet)
+    document = PnpDocument(path, game, sheet, measure, back_offset, ink)
+    document.instructions(plan)
+    document.sheet_list(plan, measure.fonts)
+    document.alignment(next((p for p in plan if p.shape.kind == "card"), plan[0]))
+    for number, paper in enumerate(plan, 3):
+        document.paper_sheet(paper, number)
     document.save()

@@ -11,9 +11,17 @@ from typing import Any
 from gachapress.data.load import GameData
 from gachapress.data.model import Card
 from gachapress.data.placeholders import PlaceholderError, card_texts
-from gachapress.data.yamlsource import Locations
+from gachapress.data.yamlsource import Locations, Mark
 from gachapress.errors import Problem, RulesError
-from gachapress.render.layout import Face, LayoutFile, Shape, load_layout, resolve_face
+from gachapress.render.layout import (
+    READABLE,
+    Face,
+    FaceError,
+    LayoutFile,
+    Shape,
+    load_layout,
+    resolve_face,
+)
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import PrintPresets
 
@@ -90,6 +98,10 @@ def game_faces(
                     palette=layout.palette,
                     card_art=card_art(game, card),
                 )
+            except FaceError as exc:
+                raise RulesError(
+                    [_element(where, deck_id, "front", exc).problem(f"card {card.id!r}: {exc}")]
+                ) from None
             except (PlaceholderError, KeyError) as exc:
                 raise RulesError(
                     [
@@ -100,20 +112,29 @@ def game_faces(
                 ) from None
             fronts.append((face, card.count))
         context = card_context(game, deck_id, None, lang)
-        back = resolve_face(
-            f"back-{deck_id}",
-            f"{game.model.name.get(lang)}: {deck.name.get(lang)} (back)",
-            deck_layout.back,
-            shape,
-            context,
-            measure=measure,
-            lang=lang,
-            icons=layout.icons,
-            palette=layout.palette,
-            card_art=None,
-        )
+        try:
+            back = resolve_face(
+                f"back-{deck_id}",
+                f"{game.model.name.get(lang)}: {deck.name.get(lang)} (back)",
+                deck_layout.back,
+                shape,
+                context,
+                measure=measure,
+                lang=lang,
+                icons=layout.icons,
+                palette=layout.palette,
+                card_art=None,
+            )
+        except FaceError as exc:
+            raise RulesError(
+                [_element(where, deck_id, "back", exc).problem(f"back of {deck_id!r}: {exc}")]
+            ) from None
         decks.append(DeckFaces(deck_id, deck_layout.shape, shape, tuple(fronts), back))
     return decks
+
+
+def _element(where: Locations, deck_id: str, side: str, exc: FaceError) -> Mark:
+    return where.at(("decks", deck_id, side, "elements", exc.element))
 
 
 def _layout_problems(
@@ -138,6 +159,14 @@ def _layout_problems(
             for i, element in enumerate(getattr(deck_layout, side).elements):
                 if element.kind != "text":
                     continue
+                floor = READABLE.get(element.lang or game.model.languages[0], READABLE["en"])
+                for key in ("size", "min_size"):
+                    if (getattr(element, key) or floor) < floor:
+                        at = ("decks", deck_id, side, "elements", i, key)  # or the element
+                        yield where.at(at).problem(
+                            f"text {key.replace('_', ' ')} {getattr(element, key):g} pt is below "
+                            f"the {floor:g} pt a home printer keeps readable"
+                        )
                 x, y, w, h = element.box
                 s = shape.safe
                 if (

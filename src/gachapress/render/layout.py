@@ -9,7 +9,7 @@ at negative coordinates and beyond the trim size).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -30,6 +30,8 @@ Colour = Annotated[
 ]
 """A colour: ``#rrggbb``, a name from the layout's palette, or a placeholder naming either in
 the card's data (``{color.hex}``, ``{ticket}``)."""
+#: The smallest card text a home printer keeps readable, in points, by language.
+READABLE = {"en": 7.0, "ja": 7.5}
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
 ArtRef = Annotated[
     str, StringConstraints(pattern=r"^(card|icon:[a-z][a-z0-9-]*|openmoji:[0-9A-F-]+)$")
@@ -68,15 +70,22 @@ class Element(Strict):
     """The language of the text (default: the game's first language)."""
     font: Literal["regular", "bold"] = "regular"
     size: Annotated[float, Field(gt=0, le=72)] = 9
-    min_size: Annotated[float, Field(gt=0, le=72)] = 5
+    min_size: Annotated[float, Field(gt=0, le=72)] | None = None
+    """The smallest size the text may shrink to (default, and at least: READABLE for its
+    language)."""
     line_height: Annotated[float, Field(ge=0.8, le=3)] = 1.2
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
     color: Colour = "#222222"
     art: ArtRef | None = None
+    turned: bool = False
+    """Drawn turned half-way round the card's centre: the same box as an index in the top-left
+    corner puts its twin, upside down, in the bottom-right one (read from either end)."""
 
     @model_validator(mode="after")
     def _content(self) -> Element:
+        if self.turned and self.kind == "art":
+            raise ValueError("art cannot be 'turned' (pictures stay upright)")
         if (self.kind == "text") != (self.text is not None):
             raise ValueError("'text' is for (and required by) text elements")
         if (self.kind == "art") != (self.art is not None):
@@ -121,6 +130,14 @@ def load_layout(file: Path) -> tuple[LayoutFile, Locations]:
         raise RulesError(located_problems(exc, data, locations)) from None
 
 
+class FaceError(Exception):
+    """A face cannot be drawn as laid out; ``element`` is the index of the element at fault."""
+
+    def __init__(self, element: int, message: str) -> None:
+        super().__init__(message)
+        self.element = element
+
+
 # -- resolved faces: what the backends draw ---------------------------------------------------
 @dataclass(frozen=True)
 class Rect:
@@ -153,6 +170,7 @@ class TextLine:
     font: str  # a registered font name
     size: float  # points
     color: str
+    turned: bool = False  # upside down: the text runs leftwards from (x, baseline)
 
 
 @dataclass(frozen=True)
@@ -205,11 +223,12 @@ def resolve_face(
             )
         return resolved
 
-    for element in layout.elements:
+    for index, element in enumerate(layout.elements):
         if element.when and not _value(context, element.when):
             continue
         if element.unless and _value(context, element.unless):
             continue
+        start = len(items)
         x, y, w, h = element.box
         if element.kind in ("rect", "ellipse"):
             if element.bleed:
@@ -238,8 +257,21 @@ def resolve_face(
                 items.append(Art(x, y, w, h, source))
         else:
             colour = _colour(element.color) or "#222222"
-            items.extend(_text(element, context, measure, lang, icons, colour))
+            items.extend(_text(index, element, context, measure, lang, icons, colour))
+        if element.turned:
+            items[start:] = [_turn(item, shape) for item in items[start:]]
     return Face(key, title, shape, _colour(layout.background) or "#ffffff", tuple(items))
+
+
+def _turn(item: Primitive, shape: Shape) -> Primitive:
+    """``item`` turned half-way round the centre of the card's trim."""
+    if isinstance(item, TextLine):
+        return replace(
+            item, x=shape.width - item.x, baseline=shape.height - item.baseline, turned=True
+        )
+    if isinstance(item, Rect | Ellipse):
+        return replace(item, x=shape.width - item.x - item.w, y=shape.height - item.y - item.h)
+    raise PlaceholderError("an inline icon cannot be turned")
 
 
 def _value(context: dict[str, Any], path: str) -> Any:
@@ -266,6 +298,7 @@ def _art(ref: str, icons: dict[str, str], card_art: str | None) -> str | None:
 
 
 def _text(
+    index: int,
     element: Element,
     context: dict[str, Any],
     measure: Measure,
@@ -291,12 +324,18 @@ def _text(
         h,
         role=role,
         size=element.size,
-        min_size=element.min_size,
+        min_size=element.min_size or READABLE.get(language, READABLE["en"]),
         align=element.align,
         valign=element.valign,
         line_height=element.line_height,
         japanese=language == "ja",
     )
+    if fitted.overflow:
+        raise FaceError(
+            index,
+            f"text {element.text!r} ({text!r}) does not fit its {w:g} x {h:g} mm box even at "
+            f"{element.min_size or READABLE.get(language, READABLE['en']):g} pt",
+        )
     out: list[Primitive] = []
     for line in fitted.lines:
         for run in line.runs:

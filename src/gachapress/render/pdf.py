@@ -98,7 +98,14 @@ class FacePainter:
             elif isinstance(item, TextLine):
                 c.setFillColor(HexColor(item.color))
                 c.setFont(item.font, item.size)
-                c.drawString(px(item.x), py(item.baseline), item.text)
+                if item.turned:  # a half-turned text matrix, so extractors see where it is
+                    turned = c.beginText()
+                    turned.setTextTransform(-1, 0, 0, -1, px(item.x), py(item.baseline))
+                    turned.setFont(item.font, item.size)
+                    turned.textOut(item.text)
+                    c.drawText(turned)
+                else:
+                    c.drawString(px(item.x), py(item.baseline), item.text)
             elif isinstance(item, Art):
                 form, art_width, art_height = self._arts[item.source]
                 scale = min(item.w / art_width, item.h / art_height)  # fit, centred, as in SVG

@@ -73,6 +73,7 @@ def face_svg(face: Face, css: str) -> str:
                 )
             )
         elif isinstance(item, TextLine):
+            turn = {"transform": f"rotate(180 {item.x:.4f} {item.baseline:.4f})"}
             drawing.add(
                 drawing.text(
                     item.text,
@@ -82,6 +83,7 @@ def face_svg(face: Face, css: str) -> str:
                     font_weight="bold" if item.font.endswith("-Bold") else "normal",
                     font_size=f"{item.size * 25.4 / 72:.4f}",
                     fill=item.color,
+                    **(turn if item.turned else {}),
                 )
             )
         elif isinstance(item, Art):

@@ -39,7 +39,7 @@ def tables(page: Page) -> GameTables:
     square = []
     for colour, row in zip(deck.colors, deck.square, strict=False):
         name = page.t(colour.name)
-        cells = [cell(swatch(colour.hex, name), text(name))]
+        cells = [cell(swatch(colour.hex, name), text(f"{colour.symbol} {name}"))]
         for cost, toy_id in zip(deck.costs, row, strict=False):
             toy = deck.toy(toy_id)
             toy_name = page.t(toy.name)

@@ -11,7 +11,8 @@ from gachapress.games.gachapon_trick.model import GachaponTrick
 
 def square_references(game: GameData) -> Iterator[Problem]:
     """The square has a row per colour and a cell per cost, naming only known toys, and no colour,
-    cost or toy is listed twice (each card's id is its colour and cost)."""
+    cost or toy is listed twice (each card's id is its colour and cost); no two colours share a
+    symbol (the symbol tells a suit apart for a colour-blind player)."""
     deck = _model(game).decks.toys
     base = ("decks", "toys")
     for key, values in (
@@ -22,6 +23,13 @@ def square_references(game: GameData) -> Iterator[Problem]:
         for i, value in enumerate(values):
             if value in values[:i]:
                 yield game.where((*base, key, i)).problem(f"{value!r} is listed twice in {key}")
+    for i, colour in enumerate(deck.colors):
+        same = [c.id for c in deck.colors[:i] if c.symbol == colour.symbol]
+        if same:
+            yield game.where((*base, "colors", i, "symbol")).problem(
+                f"{colour.id} has the symbol {colour.symbol!r} of {same[0]}: each suit needs "
+                "its own, so it reads without its colour"
+            )
     if len(deck.square) != len(deck.colors):
         yield game.where((*base, "square")).problem(
             f"the square has {len(deck.square)} rows, but there are {len(deck.colors)} colours"

@@ -9,8 +9,15 @@ from gachapress.games.gachapon_trick.model import GachaponTrick, ToyCard
 
 
 def face_context(model: GachaponTrick, deck_id: str, card: Card) -> dict[str, Any]:
-    """A toy card's suit colour (id, names and hex) for its frame."""
+    """A toy card's suit (id, names, colour and symbol) for its frame and corner index."""
     if not isinstance(card, ToyCard):
         return {}
     colour = model.decks.toys.color(card.color)
-    return {"suit": {"id": colour.id, "hex": colour.hex, "names": dict(colour.name)}}
+    return {
+        "suit": {
+            "id": colour.id,
+            "hex": colour.hex,
+            "symbol": colour.symbol,
+            "names": dict(colour.name),
+        }
+    }

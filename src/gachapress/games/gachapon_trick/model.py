@@ -42,6 +42,8 @@ class Color(Strict):
     id: Id
     name: Text
     hex: Annotated[str, StringConstraints(pattern=r"^#[0-9a-f]{6}$")]
+    symbol: Annotated[str, StringConstraints(min_length=1, max_length=1)]
+    """A shape of its own beside the cost, so a suit reads without its colour."""
 
 
 class Toy(Strict):
