@@ -3,25 +3,40 @@ becomes one form XObject, drawn once and placed as often as the deck holds copie
 
 from __future__ import annotations
 
+import copy
 import hashlib
+from pathlib import Path
 
 from reportlab.graphics import renderPDF
-from reportlab.lib.colors import HexColor
+from reportlab.graphics.shapes import Drawing, Group
+from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
 
 from gachapress.render import art as artwork
+from gachapress.render.colour import reportlab_colour, to_cmyk
 from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
+from gachapress.render.outline import glyph_runs
 
 MM = 72 / 25.4  # points per millimetre
 
 
 class FacePainter:
-    """Draws faces onto one reportlab canvas, defining each face and art form once."""
+    """Draws faces onto one reportlab canvas, defining each face and art form once.
 
-    def __init__(self, canvas: Canvas) -> None:
+    ``cmyk`` paints every colour (art included) in CMYK under the shops' ink limit;
+    ``fonts`` (font name -> TrueType file) draws text as glyph outlines instead of text."""
+
+    def __init__(
+        self, canvas: Canvas, *, cmyk: bool = False, fonts: dict[str, Path] | None = None
+    ) -> None:
         self.canvas = canvas
+        self.cmyk = cmyk
+        self.outline_fonts = fonts
         self._faces: set[str] = set()
         self._arts: dict[str, tuple[str, float, float]] = {}
+
+    def colour(self, hex_colour: str) -> Color:
+        return reportlab_colour(hex_colour, cmyk_mode=self.cmyk)
 
     def place(
         self, face: Face, x: float, y: float, clip: tuple[float, float, float, float]
@@ -65,7 +80,7 @@ class FacePainter:
                 self._art_form(item.source)
         c = self.canvas
         c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
-        c.setFillColor(HexColor(face.background))
+        c.setFillColor(self.colour(face.background))
         if shape.kind == "round":
             c.ellipse(0, 0, width, height, stroke=0, fill=1)
         else:
@@ -79,7 +94,7 @@ class FacePainter:
 
         for item in face.items:
             if isinstance(item, Rect | Ellipse):
-                _paint(c, item.fill, item.stroke, item.stroke_width)
+                self._paint(item.fill, item.stroke, item.stroke_width)
                 args = (px(item.x), py(item.y + item.h), item.w * MM, item.h * MM)
                 fill, stroke = int(item.fill is not None), int(item.stroke is not None)
                 if isinstance(item, Ellipse):
@@ -96,9 +111,12 @@ class FacePainter:
                 else:
                     c.rect(*args, stroke=stroke, fill=fill)
             elif isinstance(item, TextLine):
-                c.setFillColor(HexColor(item.color))
-                c.setFont(item.font, item.size)
-                c.drawString(px(item.x), py(item.baseline), item.text)
+                c.setFillColor(self.colour(item.color))
+                if self.outline_fonts is None:
+                    c.setFont(item.font, item.size)
+                    c.drawString(px(item.x), py(item.baseline), item.text)
+                else:
+                    self._outline(item, px(item.x), py(item.baseline))
             elif isinstance(item, Art):
                 form, art_width, art_height = self._arts[item.source]
                 scale = min(item.w / art_width, item.h / art_height)  # fit, centred, as in SVG
@@ -118,6 +136,8 @@ class FacePainter:
         c = self.canvas
         if artwork.is_svg(source):
             drawing = artwork.reportlab_drawing(source)
+            if self.cmyk:
+                drawing = _cmyk_drawing(drawing)
             width, height = drawing.width, drawing.height
             c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
             renderPDF.draw(drawing, c, 0, 0)
@@ -131,13 +151,72 @@ class FacePainter:
         c.endForm()
         self._arts[source] = (name, width / MM, height / MM)
 
+    def _paint(self, fill: str | None, stroke: str | None, width: float) -> None:
+        if fill:
+            self.canvas.setFillColor(self.colour(fill))
+        if stroke:
+            self.canvas.setStrokeColor(self.colour(stroke))
+            self.canvas.setLineWidth(width * MM)
 
-def _paint(c: Canvas, fill: str | None, stroke: str | None, width: float) -> None:
-    if fill:
-        c.setFillColor(HexColor(fill))
-    if stroke:
-        c.setStrokeColor(HexColor(stroke))
-        c.setLineWidth(width * MM)
+    def _outline(self, item: TextLine, x: float, y: float) -> None:
+        """Fill the glyph outlines of a text line whose baseline starts at (x, y) points."""
+        assert self.outline_fonts is not None
+        path = self.canvas.beginPath()
+        for op, points in glyph_runs(self.outline_fonts[item.font], item.text, item.size):
+            shifted = [v for px, py in points for v in (x + px, y + py)]
+            if op == "M":
+                path.moveTo(*shifted)
+            elif op == "L":
+                path.lineTo(*shifted)
+            elif op == "C":
+                path.curveTo(*shifted)
+            else:
+                path.close()
+        self.canvas.drawPath(path, stroke=0, fill=1, fillMode=0)  # nonzero winding, as fonts
+
+
+def one_up(
+    faces: list[Face],
+    path: Path,
+    *,
+    title: str,
+    font_name: str,
+    cmyk: bool = False,
+    fonts: dict[str, Path] | None = None,
+) -> None:
+    """A PDF of one face per page, each page the face's trim plus bleed with its ``/TrimBox``
+    and ``/BleedBox`` set: what a print shop takes, and what PNGs are rendered from."""
+    canvas = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=font_name)
+    canvas.setTitle(title)
+    canvas.setCreator("gachapress")
+    painter = FacePainter(canvas, cmyk=cmyk, fonts=fonts)
+    for face in faces:
+        shape = face.shape
+        b = shape.bleed
+        width, height = (shape.width + 2 * b) * MM, (shape.height + 2 * b) * MM
+        canvas.setPageSize((width, height))
+        canvas.setBleedBox((0, 0, width, height))
+        canvas.setTrimBox((b * MM, b * MM, width - b * MM, height - b * MM))
+        painter.place(face, b, b, (b, b, b, b))
+        canvas.showPage()
+    canvas.save()
+
+
+def _cmyk_drawing(drawing: Drawing) -> Drawing:
+    """A copy of an art drawing with every fill and stroke colour in CMYK."""
+    converted = copy.deepcopy(drawing)
+
+    def walk(node) -> None:
+        for attribute in ("fillColor", "strokeColor"):
+            value = getattr(node, attribute, None)
+            if isinstance(value, Color):
+                setattr(node, attribute, to_cmyk(value))
+        if isinstance(node, Group | Drawing):
+            for child in node.contents:
+                walk(child)
+
+    walk(converted)
+    return converted
 
 
 def _safe(key: str) -> str:

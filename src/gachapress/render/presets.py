@@ -41,6 +41,8 @@ class PrintPresets(Strict):
     shapes: dict[Id, Shape]
     sheets: dict[Id, Sheet]
     """Sheet presets by name; `a4` and `letter` are what `build --paper` picks."""
+    sizes: dict[Id, dict[Id, Shape]] = {}
+    """Shop sizes by name: for each shape id, the shape a shop cuts in its place."""
 
 
 def load_presets(file: Path) -> PrintPresets:
