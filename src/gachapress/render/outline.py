@@ -3,16 +3,40 @@ ignores or lacks the font still shows the same letters."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from fontTools.pens.basePen import BasePen
 from fontTools.ttLib import TTFont
 
 
+@dataclass(frozen=True)
+class OutlineFont:
+    """A TrueType font read for its outlines: cmap, advance widths, units per em, bounds."""
+
+    cmap: dict[int, str]
+    advances: dict[str, tuple[int, int]]
+    units: int
+    bounds: tuple[int, int, int, int]
+    glyphs: Any
+
+
 @cache
-def _font(path: Path) -> TTFont:
-    return TTFont(path, lazy=True)
+def outline_font(path: Path) -> OutlineFont:
+    font = TTFont(path, lazy=True)
+    head = font["head"]
+    return OutlineFont(
+        font.getBestCmap(),
+        font["hmtx"].metrics,
+        head.unitsPerEm,
+        (head.xMin, head.yMin, head.xMax, head.yMax),
+        font.getGlyphSet(),
+    )
+
+
+Segment = tuple[str, tuple[tuple[float, float], ...]]
 
 
 class _Collect(BasePen):
@@ -20,7 +44,7 @@ class _Collect(BasePen):
 
     def __init__(self, glyph_set) -> None:
         super().__init__(glyph_set)
-        self.ops: list[tuple[str, tuple[tuple[float, float], ...]]] = []
+        self.ops: list[Segment] = []
 
     def _moveTo(self, pt):
         self.ops.append(("M", (pt,)))
@@ -37,24 +61,23 @@ class _Collect(BasePen):
     _endPath = _closePath
 
 
-Segment = tuple[str, tuple[tuple[float, float], ...]]
+@cache
+def glyph_segments(path: Path, name: str) -> tuple[Segment, ...]:
+    """One glyph's outline in font units, y up."""
+    glyphs = outline_font(path).glyphs
+    pen = _Collect(glyphs)
+    glyphs[name].draw(pen)
+    return tuple(pen.ops)
 
 
-def glyph_runs(path: Path, text: str, size: float) -> list[Segment]:
-    """The outline of ``text`` set at ``size`` points, origin at the start of the baseline,
-    y up, in points (advance widths only: the backends set text without kerning)."""
-    font = _font(path)
-    cmap = font.getBestCmap()
-    glyphs = font.getGlyphSet()
-    advances = font["hmtx"].metrics
-    scale = size / font["head"].unitsPerEm
-    out: list[Segment] = []
+def set_glyphs(path: Path, text: str) -> list[tuple[str, float]]:
+    """The glyphs that set ``text``, each with its x offset from the start in font units
+    (advance widths only: the backends set text without kerning)."""
+    font = outline_font(path)
+    out = []
     x = 0.0
     for char in text:
-        name = cmap.get(ord(char), ".notdef")
-        pen = _Collect(glyphs)
-        glyphs[name].draw(pen)
-        for op, points in pen.ops:
-            out.append((op, tuple((x + px * scale, py * scale) for px, py in points)))
-        x += advances[name][0] * scale
+        name = font.cmap.get(ord(char), ".notdef")
+        out.append((name, x))
+        x += font.advances[name][0]
     return out

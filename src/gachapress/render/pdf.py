@@ -15,7 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 from gachapress.render import art as artwork
 from gachapress.render.colour import reportlab_colour, to_cmyk
 from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
-from gachapress.render.outline import glyph_runs
+from gachapress.render.outline import glyph_segments, outline_font, set_glyphs
 
 MM = 72 / 25.4  # points per millimetre
 
@@ -34,6 +34,7 @@ class FacePainter:
         self.outline_fonts = fonts
         self._faces: set[str] = set()
         self._arts: dict[str, tuple[str, float, float]] = {}
+        self._glyphs: dict[tuple[str, str], str] = {}
 
     def colour(self, hex_colour: str) -> Color:
         return reportlab_colour(hex_colour, cmyk_mode=self.cmyk)
@@ -78,6 +79,9 @@ class FacePainter:
         for item in face.items:  # art forms must not be begun inside another form
             if isinstance(item, Art):
                 self._art_form(item.source)
+            elif isinstance(item, TextLine) and self.outline_fonts is not None:
+                for glyph, _ in set_glyphs(self.outline_fonts[item.font], item.text):
+                    self._glyph_form(item.font, glyph)
         c = self.canvas
         c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
         c.setFillColor(self.colour(face.background))
@@ -158,21 +162,43 @@ class FacePainter:
             self.canvas.setStrokeColor(self.colour(stroke))
             self.canvas.setLineWidth(width * MM)
 
-    def _outline(self, item: TextLine, x: float, y: float) -> None:
-        """Fill the glyph outlines of a text line whose baseline starts at (x, y) points."""
+    def _glyph_form(self, font: str, glyph: str) -> str:
+        """A glyph's outline as a form in font units, filled with the current colour."""
+        key = (font, glyph)
+        if key in self._glyphs:
+            return self._glyphs[key]
         assert self.outline_fonts is not None
-        path = self.canvas.beginPath()
-        for op, points in glyph_runs(self.outline_fonts[item.font], item.text, item.size):
-            shifted = [v for px, py in points for v in (x + px, y + py)]
+        path = self.outline_fonts[font]
+        name = f"glyph-{_safe(font)}-{len(self._glyphs)}"
+        c = self.canvas
+        x0, y0, x1, y1 = outline_font(path).bounds
+        c.beginForm(name, lowerx=x0, lowery=y0, upperx=x1, uppery=y1)
+        outline = c.beginPath()
+        for op, points in glyph_segments(path, glyph):
+            flat = [v for point in points for v in point]
             if op == "M":
-                path.moveTo(*shifted)
+                outline.moveTo(*flat)
             elif op == "L":
-                path.lineTo(*shifted)
+                outline.lineTo(*flat)
             elif op == "C":
-                path.curveTo(*shifted)
+                outline.curveTo(*flat)
             else:
-                path.close()
-        self.canvas.drawPath(path, stroke=0, fill=1, fillMode=0)  # nonzero winding, as fonts
+                outline.close()
+        c.drawPath(outline, stroke=0, fill=1, fillMode=0)  # nonzero winding, as fonts are
+        c.endForm()
+        self._glyphs[key] = name
+        return name
+
+    def _outline(self, item: TextLine, x: float, y: float) -> None:
+        """Draw a text line as glyph outlines, its baseline starting at (x, y) points."""
+        assert self.outline_fonts is not None
+        path = self.outline_fonts[item.font]
+        scale = item.size / outline_font(path).units
+        for glyph, offset in set_glyphs(path, item.text):
+            self.canvas.saveState()
+            self.canvas.transform(scale, 0, 0, scale, x + offset * scale, y)
+            self.canvas.doForm(self._glyphs[(item.font, glyph)])
+            self.canvas.restoreState()
 
 
 def one_up(
