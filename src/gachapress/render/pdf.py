@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import hashlib
 from pathlib import Path
+from typing import BinaryIO
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing, Group
@@ -203,7 +204,7 @@ class FacePainter:
 
 def one_up(
     faces: list[Face],
-    path: Path,
+    path: Path | BinaryIO,
     *,
     title: str,
     font_name: str,
@@ -212,7 +213,8 @@ def one_up(
 ) -> None:
     """A PDF of one face per page, each page the face's trim plus bleed with its ``/TrimBox``
     and ``/BleedBox`` set: what a print shop takes, and what PNGs are rendered from."""
-    canvas = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=font_name)
+    target = str(path) if isinstance(path, Path) else path
+    canvas = Canvas(target, invariant=1, pageCompression=1, initialFontName=font_name)
     canvas.setTitle(title)
     canvas.setCreator("gachapress")
     painter = FacePainter(canvas, cmyk=cmyk, fonts=fonts)
@@ -247,3 +249,28 @@ def _cmyk_drawing(drawing: Drawing) -> Drawing:
 
 def _safe(key: str) -> str:
     return "".join(ch if ch.isalnum() or ch == "-" else "_" for ch in key)
+
+
+def edge_to_edge(
+    faces: list[Face | None], columns: int, rows: int, path: Path | BinaryIO, *, font_name: str
+) -> None:
+    """One page of faces at trim size (no bleed), edge to edge, row by row (None leaves a cell
+    empty): a sheet that a program cuts into equal cells, as Tabletop Simulator does."""
+    shape = next(face for face in faces if face is not None).shape
+    target = str(path) if isinstance(path, Path) else path
+    canvas = Canvas(
+        target,
+        pagesize=(columns * shape.width * MM, rows * shape.height * MM),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=font_name,
+    )
+    canvas.setCreator("gachapress")
+    painter = FacePainter(canvas)
+    for index, face in enumerate(faces):
+        if face is None:
+            continue
+        row, column = divmod(index, columns)
+        painter.place(face, column * shape.width, row * shape.height, (0, 0, 0, 0))
+    canvas.showPage()
+    canvas.save()
