@@ -104,11 +104,11 @@ def render_page(pdf: bytes, index: int, px_per_mm: float):
     document = pypdfium2.PdfDocument(pdf)
     try:
         page = document[index]
-        width_pt = page.get_width()
-        pixels = round(width_pt / MM * px_per_mm)
-        # PDFium rounds the bitmap up: aim a hair below the exact scale to get `pixels`.
-        scale = (pixels - 1e-6) / width_pt
-        return page.render(scale=scale).to_pil()
+        width, height = (round(pt / MM * px_per_mm) for pt in page.get_size())
+        # PDFium rounds the bitmap up, so aim a hair below the exact scale and cut the image
+        # to the exact size (at most a fraction of a pixel row is lost).
+        image = page.render(scale=(width - 1e-6) / page.get_width()).to_pil()
+        return image.crop((0, 0, width, height)) if image.size != (width, height) else image
     finally:
         document.close()
 

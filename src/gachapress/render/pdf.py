@@ -3,12 +3,14 @@ becomes one form XObject, drawn once and placed as often as the deck holds copie
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from reportlab.graphics import renderPDF
+from reportlab.graphics import renderPDF, shapes
 from reportlab.graphics.shapes import Drawing, Group
 from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
@@ -145,7 +147,8 @@ class FacePainter:
                 drawing = _cmyk_drawing(drawing)
             width, height = drawing.width, drawing.height
             c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
-            renderPDF.draw(drawing, c, 0, 0)
+            with _default_colours(self.cmyk):
+                renderPDF.draw(drawing, c, 0, 0)
         else:
             from reportlab.lib.utils import ImageReader
 
@@ -228,6 +231,21 @@ def one_up(
         painter.place(face, b, b, (b, b, b, b))
         canvas.showPage()
     canvas.save()
+
+
+@contextlib.contextmanager
+def _default_colours(cmyk: bool) -> Iterator[None]:
+    """reportlab starts every drawing by setting its default colours (RGB black): in CMYK,
+    make those CMYK too."""
+    if not cmyk:
+        yield
+        return
+    saved = {key: shapes.STATE_DEFAULTS[key] for key in ("fillColor", "strokeColor")}
+    shapes.STATE_DEFAULTS.update({key: to_cmyk(value) for key, value in saved.items()})
+    try:
+        yield
+    finally:
+        shapes.STATE_DEFAULTS.update(saved)
 
 
 def _cmyk_drawing(drawing: Drawing) -> Drawing:
