@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -315,3 +316,20 @@ def test_tts_readme_says_how_to_import_and_where_each_card_is(out: Path) -> None
     text = (out / "gotcha" / "export" / "tts" / "README.md").read_text("utf-8")
     assert "Saved Objects" in text and "--base-url" in text
     assert re.search(r"\| gacha \| gacha-01 \| gacha-faces-1.png \| 0 ", text)
+
+
+def test_text_as_paths_gives_svgs_an_editor_cannot_turn_into_boxes(tmp_path: Path) -> None:
+    """With --text-as-paths the png export adds each face as an SVG whose text is outlines:
+    no <text>, no embedded font to ignore, the Japanese glyphs still drawn."""
+    run = run_cli("export", "gotcha", "--to", "png", "--text-as-paths", "--out", str(tmp_path))
+    assert run.code == 0, run.err
+    svgs = tmp_path / "gotcha" / "export" / "png" / "svg"
+    names = {p.stem for p in svgs.glob("*.svg")}
+    assert names == {p.stem for p in svgs.parent.glob("*.png")}
+    root = ET.parse(svgs / "gacha-01.svg").getroot()
+    tags = {element.tag.split("}")[-1] for element in root.iter()}
+    assert "text" not in tags and "style" not in tags
+    paths = [
+        e for e in root.iter() if e.tag.endswith("path") and "scale(" in e.get("transform", "")
+    ]
+    assert len(paths) >= 5  # one per line of text: name, kana, points, rate...

@@ -53,7 +53,8 @@ def export_command(
         bool,
         typer.Option(
             "--text-as-paths",
-            help="Draw text as outlines (png, tgc; dtc always does), so no font is substituted.",
+            help="Draw text as glyph outlines, so no font is ever substituted: png adds each "
+            "face as an SVG (svg/) for editors; dtc always does it.",
         ),
     ] = False,
     base_url: Annotated[

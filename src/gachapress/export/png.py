@@ -1,5 +1,6 @@
 """`export --to png`: every distinct face and every back as a PNG at 300 dpi with its bleed,
-named by card id, and a manifest (CSV and JSON) saying how many copies of each to print."""
+named by card id, and a manifest (CSV and JSON) saying how many copies of each to print.
+With ``--text-as-paths``, also each face as an SVG (``svg/``) whose text is glyph outlines."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import json
 from gachapress.export.common import DPI, Plan, Source, copies, face_png, pixels, text_file
 from gachapress.render.faces import DeckFaces
 from gachapress.render.layout import Face
+from gachapress.render.svg import face_svg
 
 FIELDS = (
     "file",
@@ -37,6 +39,13 @@ def plan(source: Source) -> Plan:
                 lambda path, face=face: face_png(source, face, path),
             )
             rows.append(_row(name, deck, face, count))
+            if source.options.text_as_paths:
+                out[f"svg/{face.key}.svg"] = (
+                    source.digest(face, "svg-outlines"),
+                    lambda path, face=face: path.write_text(
+                        face_svg(face, "", source.outline_fonts), encoding="utf-8"
+                    ),
+                )
     table = _csv(rows)
     listing = json.dumps({"game": source.game.id, "cards": rows}, indent=1, ensure_ascii=False)
     out["manifest.csv"] = text_file(table)

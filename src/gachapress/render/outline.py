@@ -81,3 +81,13 @@ def set_glyphs(path: Path, text: str) -> list[tuple[str, float]]:
         out.append((name, x))
         x += font.advances[name][0]
     return out
+
+
+def svg_path_data(path: Path, text: str) -> str:
+    """The outline of ``text`` as SVG path data in font units (y up, origin at the start of
+    the baseline); the caller scales it and flips y."""
+    parts = []
+    for glyph, offset in set_glyphs(path, text):
+        for op, points in glyph_segments(path, glyph):
+            parts.append(op + " ".join(f"{x + offset:g} {y:g}" for x, y in points))
+    return "".join(parts)
