@@ -121,3 +121,10 @@ def test_export_never_races_a_build(project: Path) -> None:
         run = export(project)
     assert run.code == 1 and "another build is writing" in run.err
     assert not (project / "out" / GAME).exists()
+
+
+def test_export_help_names_the_targets_and_options() -> None:
+    run = run_cli("export", "--help")
+    assert run.code == 0
+    for word in ("--to", "png", "tgc", "dtc", "tts", "--out", "--text-as-paths", "--root"):
+        assert word in run.out
