@@ -70,14 +70,20 @@ def test_a_kill_after_staging_leaves_the_previous_export_whole(project: Path) ->
 
 
 def test_a_failing_game_replaces_nothing(project: Path) -> None:
-    assert export(project).code == 0
-    before = contents(folder(project))
+    """Every game is checked before any folder is replaced, as `build` does."""
+    run = run_cli("export", "gotchacards", GAME, "--to", "dtc", cwd=project)
+    assert run.code == 0, run.err
+    other = project / "out" / "gotchacards" / "export" / "dtc"
+    before, other_before = contents(folder(project)), contents(other)
+    cards = project / "templates" / "cards" / "gotchacards.yaml"
+    cards.write_text(cards.read_text("utf-8").replace("#262335", "#263335"), "utf-8")
     layout = project / "templates" / "cards" / f"{GAME}.yaml"
     layout.write_text(layout.read_text("utf-8").replace("shape: poker", "shape: tarot"), "utf-8")
-    run = export(project)
+    run = run_cli("export", "gotchacards", GAME, "--to", "dtc", cwd=project)
     assert run.code == 1
     assert f"{GAME}.yaml:" in run.err and "unknown shape 'tarot'" in run.err
     assert contents(folder(project)) == before
+    assert contents(other) == other_before  # the game that passed waits for the one that failed
 
 
 def test_unchanged_faces_are_not_rendered_again(project: Path) -> None:

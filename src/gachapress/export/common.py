@@ -7,7 +7,7 @@ import io
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from importlib import metadata
 from pathlib import Path
 
@@ -88,6 +88,7 @@ class Source:
         )
 
 
+@cache
 def _raster_libraries() -> str:
     return ",".join(f"{name}={metadata.version(name)}" for name in ("pypdfium2", "pillow"))
 

@@ -28,8 +28,8 @@ def export(
     options: ExportOptions,
     progress: Callable[[TargetOutcome], None] | None = None,
 ) -> list[TargetOutcome]:
-    """Export each game to ``target``. Raises RulesError (with located problems) when a game
-    fails its checks, before anything is written for it, and OutputError when out/ cannot be
+    """Export each game to ``target``. Raises RulesError (with located problems) when any game
+    fails its checks, before anything is written, and OutputError when out/ cannot be
     used; every target folder is then as it was."""
     out = options.out
     outdir.guard(out, options.root)
@@ -39,9 +39,9 @@ def export(
             outdir.recover(out)
             outdir.guard(out, options.root)
             _mark_new(out)
-            for game_id in game_ids:
-                source = load_source(game_id, options)
-                outcome = TargetOutcome(game_id, target, source.folder(target))
+            sources = [load_source(game_id, options) for game_id in game_ids]  # all checked
+            for source in sources:
+                outcome = TargetOutcome(source.game.id, target, source.folder(target))
                 publish(outcome.folder, TARGETS[target](source), outcome)
                 outcomes.append(outcome)
                 if progress:
