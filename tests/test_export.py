@@ -177,7 +177,8 @@ COLOUR_OPS = {"rg", "RG", "g", "G", "sc", "SC", "scn", "SCN", "cs", "CS", "k", "
 
 def colour_operations(reader: PdfReader) -> tuple[set[str], float, int]:
     """Every colour operator in the pages and their forms, the most ink a CMYK one sets, and
-    how many fonts and images the pages use."""
+    how many fonts and images the pages use. Nothing may be transparent, so the most ink an
+    operator sets is the most ink on any spot of the rendered page."""
     ops: set[str] = set()
     ink, fonts_images = 0.0, 0
     seen: set[int] = set()
@@ -192,6 +193,11 @@ def colour_operations(reader: PdfReader) -> tuple[set[str], float, int]:
                 ops.add(name)
                 if name in ("k", "K"):
                     ink = max(ink, sum(float(v) for v in operands))
+        states = resources.get("/ExtGState")
+        for state in (states.get_object() if states is not None else {}).values():
+            state = state.get_object()  # opaque paint only: each spot shows one colour's ink
+            assert float(state.get("/ca", 1)) == 1 and float(state.get("/CA", 1)) == 1
+            assert state.get("/SMask", "/None") == "/None"
         xobjects = resources.get("/XObject")
         for xobject in (xobjects.get_object() if xobjects is not None else {}).values():
             target = xobject.get_object()

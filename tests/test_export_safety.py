@@ -134,3 +134,11 @@ def test_export_help_names_the_targets_and_options() -> None:
     assert run.code == 0
     for word in ("--to", "png", "tgc", "dtc", "tts", "--out", "--text-as-paths", "--root"):
         assert word in run.out
+
+
+def test_the_same_inputs_give_the_same_bytes(project: Path, tmp_path: Path) -> None:
+    assert export(project).code == 0
+    run = export(project, "dtc", "--out", str(tmp_path / "again"))
+    assert run.code == 0, run.err
+    again = tmp_path / "again" / GAME / "export" / "dtc"
+    assert contents(again) == contents(folder(project))
