@@ -51,8 +51,8 @@ def main() -> None:
             shutil.copytree(ROOT / name, project / name)
         cli(project, "list")  # the font cache, made once, counts for neither side
         cli(project, "build", GAME_IDS[0], "--out", str(project / "warm"))
-        header = f"{'game':<16}{'build (PDF)':>12}" + "".join(f"{t:>9}" for t in TARGETS)
-        print(f"CPU seconds, cold; build with {BOOK_GAMES} book games per setting")
+        header = f"{'game':<16}{'build':>12}" + "".join(f"{t:>9}" for t in TARGETS)
+        print(f"CPU seconds, cold (build: SVGs, both PDFs, rulebooks, {BOOK_GAMES} book games)")
         print(header + f"{'no-op':>9}")
         totals = [0.0] * (len(TARGETS) + 2)
         for game in GAME_IDS:
