@@ -142,3 +142,17 @@ def test_the_same_inputs_give_the_same_bytes(project: Path, tmp_path: Path) -> N
     assert run.code == 0, run.err
     again = tmp_path / "again" / GAME / "export" / "dtc"
     assert contents(again) == contents(folder(project))
+
+
+def test_a_shop_size_that_breaks_the_safe_zone_is_a_located_error(project: Path) -> None:
+    presets = project / "templates" / "print.yaml"
+    text = presets.read_text("utf-8")
+    assert "      safe: 3.175\n" in text
+    presets.write_text(text.replace("      safe: 3.175\n", "      safe: 6\n"), "utf-8")
+    run = export(project, "tgc")
+    assert run.code == 1
+    line = next(
+        i for i, t in enumerate(presets.read_text("utf-8").splitlines(), 1) if "safe: 6" in t
+    )
+    assert f"templates/print.yaml:{line}:" in run.err and "safe zone" in run.err
+    assert "Traceback" not in run.err and not folder(project, "tgc").exists()

@@ -3,15 +3,19 @@ folder staged and swapped in on its own."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from gachapress.build import outdir
 from gachapress.build.outdir import OutputError
+from gachapress.data.yamlsource import load_yaml
 from gachapress.errors import Problem, RulesError
 from gachapress.export import dtc, png, tgc, tts
 from gachapress.export.common import ExportOptions, Plan, Source
 from gachapress.export.publish import TargetOutcome, publish
+from gachapress.render.faces import DeckFaces
+from gachapress.render.layout import refit_problem
+from gachapress.render.presets import PrintPresets
 
 #: Each target and how it plans a game's files.
 TARGETS: dict[str, Callable[[Source], Plan]] = {
@@ -77,4 +81,19 @@ def load_source(game_id: str, options: ExportOptions) -> Source:
     presets = load_presets(options.templates / "print.yaml")
     measure = Measure(options.root / "build" / "fonts")
     decks = game_faces(game, options.templates, presets, measure)
+    problems = list(_size_problems(options.templates / "print.yaml", presets, decks))
+    if problems:
+        raise RulesError(problems)
     return Source(game, decks, measure, presets, options)
+
+
+def _size_problems(file: Path, presets: PrintPresets, decks: list[DeckFaces]) -> Iterator[Problem]:
+    """A shop size that a deck's layout cannot be drawn at, located in print.yaml."""
+    _, where = load_yaml(file)
+    for size, shapes in presets.sizes.items():
+        for deck in decks:
+            target = shapes.get(deck.shape_id)
+            problem = target and refit_problem(deck.shape, target)
+            if problem:
+                mark = where.at(("sizes", size, deck.shape_id, "safe"))
+                yield mark.problem(f"deck {deck.deck!r} at size {size!r}: {problem}")

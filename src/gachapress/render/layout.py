@@ -325,21 +325,31 @@ def _text(
     return out
 
 
+def refit_problem(design: Shape, target: Shape) -> str | None:
+    """Why a layout made for ``design`` cannot be drawn at ``target`` (its safe zone, scaled,
+    would leave the target's), or None."""
+    scale = min(target.width / design.width, target.height / design.height)
+    inset = min(target.width - design.width * scale, target.height - design.height * scale) / 2
+    margin = inset + design.safe * scale
+    if margin >= target.safe - 1e-9:
+        return None
+    return (
+        f"text would lie {margin:.2f} mm inside the trim, less than the {target.safe:g} mm "
+        f"safe zone of the {target.width:g} x {target.height:g} mm card"
+    )
+
+
 def refit(face: Face, target: Shape) -> Face:
     """The same face drawn at another size of its shape (a shop's inch card for the metric one):
     scaled evenly and centred, with every rectangle or ellipse that ran into the bleed reaching
     the target's bleed. Raises ValueError when the scaled safe zone leaves the target's."""
     design = face.shape
+    problem = refit_problem(design, target)
+    if problem:
+        raise ValueError(f"{face.key}: {problem}")
     scale = min(target.width / design.width, target.height / design.height)
     dx = (target.width - design.width * scale) / 2
     dy = (target.height - design.height * scale) / 2
-    margin = min(dx, dy) + design.safe * scale
-    if margin < target.safe - 1e-9:
-        raise ValueError(
-            f"{face.key}: text would lie {margin:.2f} mm inside the trim, "
-            f"less than the {target.safe} mm safe zone of the {target.width} x "
-            f"{target.height} mm card"
-        )
 
     def box(x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
         left, top = dx + x * scale, dy + y * scale
