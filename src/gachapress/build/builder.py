@@ -156,7 +156,7 @@ def _fill_stage(out: Path, stage: Path, entries: dict[str, str], previous: dict[
         if rel in entries and entries[rel] != previous.get(rel):
             continue  # changed, and so written anew (or it would be in the stage)
         target.parent.mkdir(parents=True, exist_ok=True)
-        _link(path, target)
+        link(path, target)
 
 
 def _build_game(item: tuple[str, BuildOptions, dict[str, str], Path]) -> GameOutcome:
@@ -239,7 +239,7 @@ def _plan(
     css_hash = hash_text(css)
     for face in faces:
         plan[f"{game.id}/cards/{face.key}.svg"] = (
-            hash_text(code, repr(face), css_hash, *_art_digests(face)),
+            hash_text(code, repr(face), css_hash, *art_digests(face)),
             lambda path, face=face: path.write_text(face_svg(face, css), encoding="utf-8"),
         )
     from gachapress.publish.rulebook import render_rulebooks
@@ -262,7 +262,7 @@ def _plan(
     return plan
 
 
-def _art_digests(face: Face) -> list[str]:
+def art_digests(face: Face) -> list[str]:
     """The content of the art files a face draws: editing one rebuilds the face."""
     from gachapress.render.layout import Art
 
@@ -292,7 +292,7 @@ def _stage_index(
     return True
 
 
-def _link(source: Path, target: Path) -> None:
+def link(source: Path, target: Path) -> None:
     """Reuse an unchanged output without rewriting it (a hard link; a copy where links fail)."""
     try:
         os.link(source, target)

@@ -65,8 +65,9 @@ def guard(out: Path, root: Path) -> dict[str, str]:
     if not target.is_dir() or not any(target.iterdir()):
         return {}
     previous = read_marker(target)
-    if previous is None:
-        previous = adopt_legacy_manifest(root / "build", out)
+    if previous is not None:
+        return previous  # the tool's folder, even if it lists nothing yet (only exports)
+    previous = adopt_legacy_manifest(root / "build", out)
     if not previous:
         raise OutputError(
             f"--out {shown}: this folder is not empty and was not made by gachapress "

@@ -7,6 +7,7 @@ import typer
 from gachapress.cli.build_cmd import build_command
 from gachapress.cli.cards_cmd import cards
 from gachapress.cli.check_cmd import check
+from gachapress.cli.export_cmd import export_command
 from gachapress.cli.list_cmd import list_games
 from gachapress.cli.schema_cmd import schema
 from gachapress.cli.sim_cmd import sim
@@ -24,6 +25,7 @@ app.command("check")(check)
 app.command("schema")(schema)
 app.command("sim")(sim)
 app.command("build")(build_command)
+app.command("export")(export_command)
 
 if __name__ == "__main__":
     app()

@@ -362,3 +362,85 @@ def _text(
                     )
                 )
     return out
+
+
+def refit_problem(design: Shape, target: Shape) -> str | None:
+    """Why a layout made for ``design`` cannot be drawn at ``target`` (its safe zone, scaled,
+    would leave the target's), or None."""
+    scale = min(target.width / design.width, target.height / design.height)
+    inset = min(target.width - design.width * scale, target.height - design.height * scale) / 2
+    margin = inset + design.safe * scale
+    if margin >= target.safe - 1e-9:
+        return None
+    return (
+        f"text would lie {margin:.2f} mm inside the trim, less than the {target.safe:g} mm "
+        f"safe zone of the {target.width:g} x {target.height:g} mm card"
+    )
+
+
+def refit(face: Face, target: Shape) -> Face:
+    """The same face drawn at another size of its shape (a shop's inch card for the metric one):
+    scaled evenly and centred, with every rectangle or ellipse that ran into the bleed reaching
+    the target's bleed. Raises ValueError when the scaled safe zone leaves the target's."""
+    design = face.shape
+    problem = refit_problem(design, target)
+    if problem:
+        raise ValueError(f"{face.key}: {problem}")
+    scale = min(target.width / design.width, target.height / design.height)
+    dx = (target.width - design.width * scale) / 2
+    dy = (target.height - design.height * scale) / 2
+
+    def box(x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+        left, top = dx + x * scale, dy + y * scale
+        right, bottom = dx + (x + w) * scale, dy + (y + h) * scale
+        if x < 0:
+            left = -target.bleed
+        if y < 0:
+            top = -target.bleed
+        if x + w > design.width:
+            right = target.width + target.bleed
+        if y + h > design.height:
+            bottom = target.height + target.bleed
+        return left, top, right - left, bottom - top
+
+    items: list[Primitive] = []
+    for item in face.items:
+        if isinstance(item, Rect):
+            x, y, w, h = box(item.x, item.y, item.w, item.h)
+            items.append(
+                Rect(
+                    x,
+                    y,
+                    w,
+                    h,
+                    item.fill,
+                    item.stroke,
+                    item.stroke_width * scale,
+                    item.radius * scale,
+                )
+            )
+        elif isinstance(item, Ellipse):
+            x, y, w, h = box(item.x, item.y, item.w, item.h)
+            items.append(Ellipse(x, y, w, h, item.fill, item.stroke, item.stroke_width * scale))
+        elif isinstance(item, TextLine):
+            items.append(
+                TextLine(
+                    dx + item.x * scale,
+                    dy + item.baseline * scale,
+                    item.text,
+                    item.font,
+                    item.size * scale,
+                    item.color,
+                )
+            )
+        else:
+            items.append(
+                Art(
+                    dx + item.x * scale,
+                    dy + item.y * scale,
+                    item.w * scale,
+                    item.h * scale,
+                    item.source,
+                )
+            )
+    return Face(face.key, face.title, target, face.background, tuple(items))

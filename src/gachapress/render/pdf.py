@@ -3,25 +3,44 @@ becomes one form XObject, drawn once and placed as often as the deck holds copie
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
 
-from reportlab.graphics import renderPDF
-from reportlab.lib.colors import HexColor
+from reportlab.graphics import renderPDF, shapes
+from reportlab.graphics.shapes import Drawing, Group
+from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
 
 from gachapress.render import art as artwork
+from gachapress.render.colour import reportlab_colour, to_cmyk
 from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
+from gachapress.render.outline import glyph_segments, outline_font, set_glyphs
 
 MM = 72 / 25.4  # points per millimetre
 
 
 class FacePainter:
-    """Draws faces onto one reportlab canvas, defining each face and art form once."""
+    """Draws faces onto one reportlab canvas, defining each face and art form once.
 
-    def __init__(self, canvas: Canvas) -> None:
+    ``cmyk`` paints every colour (art included) in CMYK under the shops' ink limit;
+    ``fonts`` (font name -> TrueType file) draws text as glyph outlines instead of text."""
+
+    def __init__(
+        self, canvas: Canvas, *, cmyk: bool = False, fonts: dict[str, Path] | None = None
+    ) -> None:
         self.canvas = canvas
+        self.cmyk = cmyk
+        self.outline_fonts = fonts
         self._faces: set[str] = set()
         self._arts: dict[str, tuple[str, float, float]] = {}
+        self._glyphs: dict[tuple[str, str], str] = {}
+
+    def colour(self, hex_colour: str) -> Color:
+        return reportlab_colour(hex_colour, cmyk_mode=self.cmyk)
 
     def place(
         self, face: Face, x: float, y: float, clip: tuple[float, float, float, float]
@@ -63,9 +82,12 @@ class FacePainter:
         for item in face.items:  # art forms must not be begun inside another form
             if isinstance(item, Art):
                 self._art_form(item.source)
+            elif isinstance(item, TextLine) and self.outline_fonts is not None:
+                for glyph, _ in set_glyphs(self.outline_fonts[item.font], item.text):
+                    self._glyph_form(item.font, glyph)
         c = self.canvas
         c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
-        c.setFillColor(HexColor(face.background))
+        c.setFillColor(self.colour(face.background))
         if shape.kind == "round":
             c.ellipse(0, 0, width, height, stroke=0, fill=1)
         else:
@@ -79,7 +101,7 @@ class FacePainter:
 
         for item in face.items:
             if isinstance(item, Rect | Ellipse):
-                _paint(c, item.fill, item.stroke, item.stroke_width)
+                self._paint(item.fill, item.stroke, item.stroke_width)
                 args = (px(item.x), py(item.y + item.h), item.w * MM, item.h * MM)
                 fill, stroke = int(item.fill is not None), int(item.stroke is not None)
                 if isinstance(item, Ellipse):
@@ -96,16 +118,25 @@ class FacePainter:
                 else:
                     c.rect(*args, stroke=stroke, fill=fill)
             elif isinstance(item, TextLine):
-                c.setFillColor(HexColor(item.color))
-                c.setFont(item.font, item.size)
+                c.setFillColor(self.colour(item.color))
+                if self.outline_fonts is None:
+                    c.setFont(item.font, item.size)
                 if item.turned:  # a half-turned text matrix, so extractors see where it is
-                    turned = c.beginText()
-                    turned.setTextTransform(-1, 0, 0, -1, px(item.x), py(item.baseline))
-                    turned.setFont(item.font, item.size)
-                    turned.textOut(item.text)
-                    c.drawText(turned)
-                else:
+                    if self.outline_fonts is None:
+                        turned = c.beginText()
+                        turned.setTextTransform(-1, 0, 0, -1, px(item.x), py(item.baseline))
+                        turned.setFont(item.font, item.size)
+                        turned.textOut(item.text)
+                        c.drawText(turned)
+                    else:
+                        c.saveState()
+                        c.transform(-1, 0, 0, -1, px(item.x), py(item.baseline))
+                        self._outline(item, 0, 0)
+                        c.restoreState()
+                elif self.outline_fonts is None:
                     c.drawString(px(item.x), py(item.baseline), item.text)
+                else:
+                    self._outline(item, px(item.x), py(item.baseline))
             elif isinstance(item, Art):
                 form, art_width, art_height = self._arts[item.source]
                 scale = min(item.w / art_width, item.h / art_height)  # fit, centred, as in SVG
@@ -125,9 +156,12 @@ class FacePainter:
         c = self.canvas
         if artwork.is_svg(source):
             drawing = artwork.reportlab_drawing(source)
+            if self.cmyk:
+                drawing = _cmyk_drawing(drawing)
             width, height = drawing.width, drawing.height
             c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
-            renderPDF.draw(drawing, c, 0, 0)
+            with _default_colours(self.cmyk):
+                renderPDF.draw(drawing, c, 0, 0)
         else:
             from reportlab.lib.utils import ImageReader
 
@@ -138,14 +172,136 @@ class FacePainter:
         c.endForm()
         self._arts[source] = (name, width / MM, height / MM)
 
+    def _paint(self, fill: str | None, stroke: str | None, width: float) -> None:
+        if fill:
+            self.canvas.setFillColor(self.colour(fill))
+        if stroke:
+            self.canvas.setStrokeColor(self.colour(stroke))
+            self.canvas.setLineWidth(width * MM)
 
-def _paint(c: Canvas, fill: str | None, stroke: str | None, width: float) -> None:
-    if fill:
-        c.setFillColor(HexColor(fill))
-    if stroke:
-        c.setStrokeColor(HexColor(stroke))
-        c.setLineWidth(width * MM)
+    def _glyph_form(self, font: str, glyph: str) -> str:
+        """A glyph's outline as a form in font units, filled with the current colour."""
+        key = (font, glyph)
+        if key in self._glyphs:
+            return self._glyphs[key]
+        assert self.outline_fonts is not None
+        path = self.outline_fonts[font]
+        name = f"glyph-{_safe(font)}-{len(self._glyphs)}"
+        c = self.canvas
+        x0, y0, x1, y1 = outline_font(path).bounds
+        c.beginForm(name, lowerx=x0, lowery=y0, upperx=x1, uppery=y1)
+        outline = c.beginPath()
+        for op, points in glyph_segments(path, glyph):
+            flat = [v for point in points for v in point]
+            if op == "M":
+                outline.moveTo(*flat)
+            elif op == "L":
+                outline.lineTo(*flat)
+            elif op == "C":
+                outline.curveTo(*flat)
+            else:
+                outline.close()
+        c.drawPath(outline, stroke=0, fill=1, fillMode=0)  # nonzero winding, as fonts are
+        c.endForm()
+        self._glyphs[key] = name
+        return name
+
+    def _outline(self, item: TextLine, x: float, y: float) -> None:
+        """Draw a text line as glyph outlines, its baseline starting at (x, y) points."""
+        assert self.outline_fonts is not None
+        path = self.outline_fonts[item.font]
+        scale = item.size / outline_font(path).units
+        for glyph, offset in set_glyphs(path, item.text):
+            self.canvas.saveState()
+            self.canvas.transform(scale, 0, 0, scale, x + offset * scale, y)
+            self.canvas.doForm(self._glyphs[(item.font, glyph)])
+            self.canvas.restoreState()
+
+
+def one_up(
+    faces: list[Face],
+    path: Path | BinaryIO,
+    *,
+    title: str,
+    font_name: str,
+    cmyk: bool = False,
+    fonts: dict[str, Path] | None = None,
+) -> None:
+    """A PDF of one face per page, each page the face's trim plus bleed with its ``/TrimBox``
+    and ``/BleedBox`` set: what a print shop takes, and what PNGs are rendered from."""
+    target = str(path) if isinstance(path, Path) else path
+    canvas = Canvas(target, invariant=1, pageCompression=1, initialFontName=font_name)
+    canvas.setTitle(title)
+    canvas.setCreator("gachapress")
+    painter = FacePainter(canvas, cmyk=cmyk, fonts=fonts)
+    for face in faces:
+        shape = face.shape
+        b = shape.bleed
+        width, height = (shape.width + 2 * b) * MM, (shape.height + 2 * b) * MM
+        canvas.setPageSize((width, height))
+        canvas.setBleedBox((0, 0, width, height))
+        canvas.setTrimBox((b * MM, b * MM, width - b * MM, height - b * MM))
+        painter.place(face, b, b, (b, b, b, b))
+        canvas.showPage()
+    canvas.save()
+
+
+@contextlib.contextmanager
+def _default_colours(cmyk: bool) -> Iterator[None]:
+    """reportlab starts every drawing by setting its default colours (RGB black): in CMYK,
+    make those CMYK too."""
+    if not cmyk:
+        yield
+        return
+    saved = {key: shapes.STATE_DEFAULTS[key] for key in ("fillColor", "strokeColor")}
+    shapes.STATE_DEFAULTS.update({key: to_cmyk(value) for key, value in saved.items()})
+    try:
+        yield
+    finally:
+        shapes.STATE_DEFAULTS.update(saved)
+
+
+def _cmyk_drawing(drawing: Drawing) -> Drawing:
+    """A copy of an art drawing with every fill and stroke colour in CMYK."""
+    converted = copy.deepcopy(drawing)
+
+    def walk(node) -> None:
+        for attribute in ("fillColor", "strokeColor"):
+            value = getattr(node, attribute, None)
+            if isinstance(value, Color):
+                setattr(node, attribute, to_cmyk(value))
+        if isinstance(node, Group | Drawing):
+            for child in node.contents:
+                walk(child)
+
+    walk(converted)
+    return converted
 
 
 def _safe(key: str) -> str:
     return "".join(ch if ch.isalnum() or ch == "-" else "_" for ch in key)
+
+
+def edge_to_edge(
+    faces: list[Face | None], columns: int, rows: int, path: Path | BinaryIO, *, font_name: str
+) -> None:
+    """One page of faces at trim size (no bleed), edge to edge, row by row (None leaves a cell
+    empty): a sheet that a program cuts into equal cells, as Tabletop Simulator does."""
+    shape = next(face for face in faces if face is not None).shape
+    target = str(path) if isinstance(path, Path) else path
+    canvas = Canvas(
+        target,
+        pagesize=(columns * shape.width * MM, rows * shape.height * MM),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=font_name,
+    )
+    canvas.setCreator("gachapress")
+    painter = FacePainter(canvas)
+    for index, face in enumerate(faces):
+        if face is None:
+            continue
+        row, column = divmod(index, columns)
+        painter.place(face, column * shape.width, row * shape.height, (0, 0, 0, 0))
+    canvas.showPage()
+    canvas.save()

@@ -49,6 +49,8 @@ class PrintPresets(Strict):
     shapes: dict[Id, Shape]
     sheets: dict[Id, Sheet]
     """Sheet presets by name; `a4` and `letter` are what `build --paper` picks."""
+    sizes: dict[Id, dict[Id, Shape]] = {}
+    """Shop sizes by name: for each shape id, the shape a shop cuts in its place."""
 
 
 #: Space between a card's bleed and the start of its crop marks, in mm.

@@ -9,6 +9,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from collections.abc import Iterable
+from pathlib import Path
 
 import svgwrite
 from fontTools import subset
@@ -18,6 +19,7 @@ from svgwrite.base import BaseElement
 from gachapress.render import art as artwork
 from gachapress.render.fonts import FontFile
 from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
+from gachapress.render.outline import outline_font, svg_path_data
 
 
 class _Raw(BaseElement):
@@ -36,8 +38,10 @@ class _Raw(BaseElement):
         return xml
 
 
-def face_svg(face: Face, css: str) -> str:
-    """The SVG text of one face; ``css`` embeds its fonts (see ``font_css``)."""
+def face_svg(face: Face, css: str, outline_fonts: dict[str, Path] | None = None) -> str:
+    """The SVG text of one face; ``css`` embeds its fonts (see ``font_css``). With
+    ``outline_fonts`` (font name -> TrueType file) text is drawn as glyph outlines instead, so
+    an editor that ignores the embedded fonts still shows it (``css`` may then be empty)."""
     shape = face.shape
     b = shape.bleed
     width, height = shape.width + 2 * b, shape.height + 2 * b
@@ -70,6 +74,17 @@ def face_svg(face: Face, css: str) -> str:
                     (item.x + item.w / 2, item.y + item.h / 2),
                     (item.w / 2, item.h / 2),
                     **_paint(item.fill, item.stroke, item.stroke_width),
+                )
+            )
+        elif isinstance(item, TextLine) and outline_fonts is not None:
+            font = outline_fonts[item.font]
+            k = item.size * 25.4 / 72 / outline_font(font).units  # mm per font unit
+            drawing.add(
+                drawing.path(
+                    d=svg_path_data(font, item.text),
+                    fill=item.color,
+                    transform=f"translate({item.x:.4f} {item.baseline:.4f}) "
+                    f"scale({k:.6g} {-k:.6g})",
                 )
             )
         elif isinstance(item, TextLine):

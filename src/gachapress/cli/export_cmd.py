@@ -1,0 +1,105 @@
+"""`gachapress export`: files for print shops and Tabletop Simulator."""
+
+from __future__ import annotations
+
+import sys
+import time
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress
+
+from gachapress.build.outdir import OutputError
+from gachapress.cli.common import RootOption, print_problems, select_games
+from gachapress.errors import RulesError
+from gachapress.export.common import ExportOptions
+from gachapress.export.publish import TargetOutcome
+from gachapress.export.run import TARGETS, export
+
+Target = StrEnum("Target", {name: name for name in TARGETS})
+
+
+def _line(outcome: TargetOutcome) -> None:
+    typer.echo(
+        f"{outcome.game}: {len(outcome.written)} written, {len(outcome.kept)} unchanged "
+        f"in {outcome.folder}",
+        err=True,
+    )
+
+
+def export_command(
+    to: Annotated[
+        Target,
+        typer.Option(
+            "--to",
+            help="png: each face at 300 dpi with a manifest; tgc: The Game Crafter; "
+            "dtc: DriveThruCards PDFs; tts: Tabletop Simulator.",
+            show_default=False,
+        ),
+    ],
+    games: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[GAME]...", show_default=False, help="Games to export (default: all)."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Output folder (default: out/).", file_okay=False)
+    ] = None,
+    text_as_paths: Annotated[
+        bool,
+        typer.Option(
+            "--text-as-paths",
+            help="Draw text as glyph outlines, so no font is ever substituted: png adds each "
+            "face as an SVG (svg/) for editors; dtc always does it.",
+        ),
+    ] = False,
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            "--base-url",
+            metavar="URL",
+            help="tts: where the images will be served from (default: the local files).",
+        ),
+    ] = None,
+    root: RootOption = Path("."),
+) -> None:
+    """Write files for a print shop or Tabletop Simulator into out/GAME/export/TARGET/.
+
+    Staged and swapped in like build: a failure leaves the previous folder whole; unchanged
+    faces are not rendered again.
+    """
+    selected = select_games(games)
+    options = ExportOptions(
+        root=root, out=out or root / "out", text_as_paths=text_as_paths, base_url=base_url
+    )
+    started = time.perf_counter()
+    try:
+        if sys.stderr.isatty():
+            with Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            ) as bar:
+                task = bar.add_task(f"exporting {to.value}", total=len(selected))
+                outcomes = export(selected, to.value, options, progress=lambda _: bar.advance(task))
+        else:
+            outcomes = export(selected, to.value, options, progress=_line)
+    except RulesError as exc:
+        print_problems(exc.problems)
+        typer.echo("export refused: the game failed its checks; nothing was replaced", err=True)
+        raise typer.Exit(1) from None
+    except OutputError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    written = sum(len(o.written) for o in outcomes)
+    typer.echo(
+        f"exported {len(outcomes)} game{'s' if len(outcomes) != 1 else ''} to {to.value}: "
+        f"{written} file{'s' if written != 1 else ''} written, in "
+        f"{time.perf_counter() - started:.1f} s"
+    )

@@ -1,0 +1,239 @@
+"""`export --to tts`: Tabletop Simulator. Per card deck, face sheets of at most 10 x 7 cards
+and 4096 x 4096 px (the last slot of each the hidden-card image: the back) and a back image;
+round tokens as tiles in a bag; one saved-object JSON holding every deck, with one card per
+copy named from the card data; a README saying how to import it and which slot each card takes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from gachapress.build.manifest import hash_text
+from gachapress.export.common import DPI, Plan, Source, copies, render_page, text_file
+from gachapress.render.faces import DeckFaces
+from gachapress.render.layout import Face, Shape
+from gachapress.render.pdf import edge_to_edge
+
+#: Tabletop Simulator's limits for one deck sheet.
+MAX_COLUMNS, MAX_ROWS, MAX_PIXELS = 10, 7, 4096
+
+
+def sheet_grid(slots: int, shape: Shape) -> tuple[int, int]:
+    """Columns and rows (at most 10 x 7) of a sheet of at least ``slots`` cells that gives the
+    cards the most pixels within 4096 px (fewest cells on a tie)."""
+    grids = [
+        (columns, rows)
+        for columns in range(1, MAX_COLUMNS + 1)
+        for rows in range(1, MAX_ROWS + 1)
+        if columns * rows >= slots
+    ]
+    return max(grids, key=lambda g: (_px_per_mm(shape, *g), -g[0] * g[1]))
+
+
+def _px_per_mm(shape: Shape, columns: int, rows: int) -> float:
+    """The resolution of a sheet's cards: within 4096 px both ways, at most 300 dpi."""
+    return min(MAX_PIXELS / (columns * shape.width), MAX_PIXELS / (rows * shape.height), DPI / 25.4)
+
+
+def plan(source: Source) -> Plan:
+    out: Plan = {}
+    objects: list[dict[str, Any]] = []
+    slot_lines: list[str] = []
+    number = 0
+    for place, deck in enumerate(source.decks):
+        position = _transform(place)
+        if deck.shape.kind == "round":
+            objects.append(_bag(source, deck, out, position))
+            continue
+        back_name = f"{deck.deck}-back.png"
+        _image(source, out, back_name, [deck.back], 1, 1)
+        per_sheet = MAX_COLUMNS * MAX_ROWS - 1  # the last slot is the hidden-card image
+        fronts = list(deck.fronts)
+        cards: list[dict[str, Any]] = []
+        custom: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(fronts), per_sheet):
+            number += 1
+            chunk = fronts[start : start + per_sheet]
+            columns, rows = sheet_grid(len(chunk) + 1, deck.shape)
+            sheet_name = f"{deck.deck}-faces-{start // per_sheet + 1}.png"
+            cells: list[Face | None] = [face for face, _ in chunk]
+            cells += [None] * (columns * rows - 1 - len(chunk)) + [deck.back]  # hidden: last
+            _image(source, out, sheet_name, cells, columns, rows)
+            entry = {
+                "FaceURL": _url(source, sheet_name),
+                "BackURL": _url(source, back_name),
+                "NumWidth": columns,
+                "NumHeight": rows,
+                "BackIsHidden": False,  # the hidden image is the sheet's last slot
+                "UniqueBack": False,
+                "Type": 0,
+            }
+            custom[str(number)] = entry
+            for slot, (face, count) in enumerate(chunk):
+                card_id = number * 100 + slot
+                slot_lines.append(
+                    f"| {deck.deck} | {face.key} | {sheet_name} | {slot} "
+                    f"(row {slot // columns + 1}, column {slot % columns + 1}) | {card_id} "
+                    f"| {count} |"
+                )
+                card = _card(source, face, card_id, {str(number): entry}, position)
+                cards += [card] * count
+        objects.append(_deck(source, deck, cards, custom, position))
+    saved = {"SaveName": source.game.id, "ObjectStates": objects}
+    text = json.dumps(saved, indent=1, ensure_ascii=False) + "\n"
+    out[f"{source.game.id}.json"] = text_file(text)
+    out["README.md"] = text_file(_readme(source, slot_lines))
+    return out
+
+
+def _image(
+    source: Source,
+    out: Plan,
+    name: str,
+    faces: list[Face | None],
+    columns: int,
+    rows: int,
+) -> None:
+    """Plan one PNG of ``faces`` (None: an empty cell) at trim size on a columns x rows grid,
+    within 4096 px."""
+    shape = next(face for face in faces if face is not None).shape
+    px_per_mm = 0.9999 * _px_per_mm(shape, columns, rows)
+
+    def write(path, faces=faces) -> None:
+        buffer = io.BytesIO()
+        edge_to_edge(faces, columns, rows, buffer, font_name=source.measure.name("regular"))
+        render_page(buffer.getvalue(), 0, px_per_mm).save(path)
+
+    out[name] = (
+        hash_text(*(source.digest(face) if face else "-" for face in faces), f"{columns}x{rows}"),
+        write,
+    )
+
+
+def _url(source: Source, name: str) -> str:
+    if source.options.base_url:
+        return source.options.base_url.rstrip("/") + "/" + name
+    return (source.folder("tts").resolve() / name).as_uri()
+
+
+def _transform(place: int) -> dict[str, float]:
+    return {
+        "posX": place * 3.0, "posY": 1.0, "posZ": 0.0,
+        "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+        "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0,
+    }  # fmt: skip
+
+
+def _names(source: Source, card_id: str) -> tuple[str, str]:
+    """A card's nickname (its name in each language) and description (its text)."""
+    card = source.cards[card_id]
+    names = list(dict.fromkeys(card.name.get(lang, "") for lang in source.game.model.languages))
+    return " / ".join(n for n in names if n), source.card_text(card_id)
+
+
+def _card(
+    source: Source, face: Face, card_id: int, custom: dict[str, Any], position: dict[str, float]
+) -> dict[str, Any]:
+    nickname, description = _names(source, face.key)
+    return {
+        "Name": "Card",
+        "Nickname": nickname,
+        "Description": description,
+        "GMNotes": face.key,
+        "CardID": card_id,
+        "CustomDeck": custom,
+        "Transform": position,
+    }
+
+
+def _deck(
+    source: Source,
+    deck: DeckFaces,
+    cards: list[dict[str, Any]],
+    custom: dict[str, Any],
+    position: dict[str, float],
+) -> dict[str, Any]:
+    if len(cards) == 1:
+        return cards[0]  # Tabletop Simulator has no deck of one card
+    return {
+        "Name": "Deck",
+        "Nickname": _deck_name(source, deck),
+        "Description": "",
+        "Transform": position,
+        "DeckIDs": [card["CardID"] for card in cards],
+        "CustomDeck": custom,
+        "ContainedObjects": cards,
+    }
+
+
+def _deck_name(source: Source, deck: DeckFaces) -> str:
+    names = source.game.model.deck(deck.deck).name
+    return names.get("en", names.get(source.lang, deck.deck))
+
+
+def _bag(source: Source, deck: DeckFaces, out: Plan, position: dict[str, float]) -> dict[str, Any]:
+    """Round tokens: a bag holding one circular tile per token, face and back images."""
+    back_name = f"{deck.deck}-back.png"
+    _image(source, out, back_name, [deck.back], 1, 1)
+    tiles = []
+    for face, count in deck.fronts:
+        name = f"{deck.deck}-{face.key}.png"
+        _image(source, out, name, [face], 1, 1)
+        nickname, description = _names(source, face.key)
+        tile = {
+            "Name": "Custom_Tile",
+            "Nickname": nickname,
+            "Description": description,
+            "GMNotes": face.key,
+            "Transform": position,
+            "CustomImage": {
+                "ImageURL": _url(source, name),
+                "ImageSecondaryURL": _url(source, back_name),
+                "ImageScalar": 1.0,
+                "WidthScale": 0.0,
+                "CustomTile": {"Type": 2, "Thickness": 0.2, "Stackable": True, "Stretch": True},
+            },
+        }
+        tiles += [tile] * count
+    return {
+        "Name": "Bag",
+        "Nickname": _deck_name(source, deck),
+        "Description": f"{copies(deck)} tokens",
+        "Transform": position,
+        "ContainedObjects": tiles,
+    }
+
+
+def _readme(source: Source, slot_lines: list[str]) -> str:
+    name = source.game.model.name.get("en", source.game.model.name[source.lang])
+    file = f"{source.game.id}.json"
+    where = (
+        f"from {source.options.base_url}"
+        if source.options.base_url
+        else "from this folder (file URLs: they work on this computer only)"
+    )
+    return "\n".join(
+        [
+            f"# {name} for Tabletop Simulator",
+            "",
+            f"`{file}` is a saved object holding every deck of the game (round tokens as "
+            f"tiles in a bag); its images are read {where}.",
+            "",
+            "1. Copy `" + file + "` into Tabletop Simulator's saved objects folder "
+            "(`Documents/My Games/Tabletop Simulator/Saves/Saved Objects/`).",
+            "2. In a game: Objects > Saved Objects > " + source.game.id + ".",
+            "3. To play online, put the PNG files of this folder on a web host (or Tabletop "
+            "Simulator's Cloud Manager) and export again with `--base-url URL`, so that every "
+            "player's game can fetch them.",
+            "",
+            "Each face sheet holds at most 10 x 7 cards within 4096 x 4096 px; its last slot is "
+            "the image shown for a hidden card (the back).",
+            "",
+            "| deck | card | sheet | slot | card id | copies |",
+            "|---|---|---|---|---|---|",
+            *slot_lines,
+            "",
+        ]
+    )
