@@ -17,18 +17,29 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Collection
 from itertools import chain
 from operator import attrgetter
 from typing import Any, ClassVar
 
 from gachapress.data.model import Card
-from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids
+from gachapress.engine.core import (
+    OVER,
+    Action,
+    Game,
+    PhasedState,
+    card_ids,
+    conceal_target,
+    permute_hidden,
+)
 from gachapress.games.gotcha import rules
 from gachapress.games.gotcha.model import GachaCard, Gotcha, ITunedCard, NoticeCard
 
 SETUP, PLACE, REVEAL, ANNOUNCE = "setup", "place", "reveal", "announce"
 KEEP, REDRAW = Action("keep"), Action("redraw")
 DONE, PASS = Action("done"), Action("pass")
+#: Moves whose card only its owner sees: face-down placing, taking back and secret picks.
+UNSEEN_MOVES = frozenset({"place", "take", "reveal"})
 
 
 class _Tables:
@@ -514,6 +525,20 @@ class GotchaState(PhasedState):
         if self.gacha is not None:
             visible.add(self.gacha.id)
         return hidden - visible
+
+    def redact(self, entry: dict[str, Any], player: int) -> dict[str, Any]:
+        """Others' placing, taking back and picking read ``place ?``; the picks are seen in the
+        ``revealed`` event once everyone has chosen."""
+        return conceal_target(entry, player, UNSEEN_MOVES)
+
+    def redeal(self, player: int, unseen: Collection[str], rng: random.Random) -> None:
+        others = [seat for seat in range(self.players) if seat != player]
+        face_down = [self.placed[s] for s in others]
+        if self.phase == REVEAL:  # secret picks still count as face down
+            face_down += [self.revealed[s] for s in others]
+        permute_hidden([self.draw, *(self.hands[s] for s in others), *face_down], unseen, rng)
+        permute_hidden([self.gacha_deck], unseen, rng)
+        self._legal = None
 
     def snapshot(self) -> Any:
         ids = card_ids

@@ -15,10 +15,11 @@ strings.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from itertools import chain
 from typing import Any, ClassVar
 
-from gachapress.engine.core import OVER, Action, Game, PhasedState
+from gachapress.engine.core import HIDDEN, OVER, Action, Game, PhasedState, permute_hidden
 from gachapress.errors import GachapressError
 from gachapress.games.rps_fire import rules
 from gachapress.games.rps_fire.model import RpsCard, RpsFire
@@ -315,6 +316,26 @@ class RpsFireState(PhasedState):
             if seat != player:
                 hidden.update(hand)
         return hidden - set(self.hands[player]) - set(self.pile)
+
+    def redact(self, entry: dict[str, Any], player: int) -> dict[str, Any]:
+        """A card taken or given by a fire alarm is seen by its giver and its taker only (the
+        others see that a card moved): ``give ? to 2``, and ``?`` in the alarm's ``took``."""
+        if entry.get("event") == "alarm":
+            took = [
+                move if player in move[:2] else [move[0], move[1], HIDDEN] for move in entry["took"]
+            ]
+            return {**entry, "took": took}
+        if entry.get("player", player) == player or not entry["action"].startswith("give "):
+            return entry
+        recipient = self.tables.give_of[Action.parse(entry["action"])][1]
+        if recipient == player:
+            return entry
+        return {**entry, "action": str(give_action(HIDDEN, recipient))}
+
+    def redeal(self, player: int, unseen: Collection[str], rng: random.Random) -> None:
+        others = [hand for seat, hand in enumerate(self.hands) if seat != player]
+        permute_hidden([self.deck, *others], unseen, rng)
+        self._legal = None
 
     def snapshot(self) -> Any:
         return (

@@ -1,0 +1,233 @@
+"""Hidden information in every game and mode: what a seat sees never depends on the cards it
+never sees.
+
+The re-deal test. Play a seeded game (game A). For a seat p and a window of steps, take the
+faces p never sees in A up to the window's end; at the window's start deal those cards again
+among the places hidden from p (``State.redeal``: game B). Play B through the window: p's own
+moves as in A, and for every other seat a move whose effect on p's view (observation and
+``log_view``) is the one A's move had. At every step p's observation, log view and legal
+actions must be the same in both games: when the other seat can make a move that looks like
+A's (the same entry in p's view of the log) but every such move shows p something else, p is
+learning about cards it never sees. When the other seat has no such move at all, the re-deal
+contradicts what p may rightly infer from the moves (a card not played when it had to be) and
+the window ends there.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from gachapress.engine import Action, Game, State, load_game
+from gachapress.engine.core import HIDDEN
+from gachapress.games import GAME_IDS
+from tests.harness import games_per_count, observation_strings
+
+#: The windows a re-dealt game is played against the original: (start, steps). One from the
+#: deal, and short ones from random steps (over a long window a seat sees most faces).
+WINDOWS = ((0, 80), (None, 12), (None, 12), (None, 40))
+
+
+def _cases() -> Iterator[tuple[str, str, int]]:
+    for game_id in GAME_IDS:
+        for mode, counts in load_game(game_id).modes.items():
+            for players in counts:
+                yield game_id, mode, players
+
+
+CASES = list(_cases())
+
+
+def choose(rng: random.Random, legal: list[Action]) -> Action:
+    """A random action, its verb chosen first: short goes of placing and giving come up as
+    often as long ones."""
+    verbs = list(dict.fromkeys(action.verb for action in legal))
+    verb = verbs[rng.randrange(len(verbs))]
+    actions = [action for action in legal if action.verb == verb]
+    return actions[rng.randrange(len(actions))]
+
+
+def view(state: State, player: int, start: int) -> tuple[Any, ...]:
+    """What ``player`` sees after a step: its observation, the log entries from ``start`` on
+    as it may see them, whose turn it is and, on its turn, its legal actions."""
+    mine = state.current_player == player
+    return (
+        json.dumps(state.observation(player), sort_keys=True),
+        json.dumps(state.log_view(player, start), sort_keys=True),
+        state.current_player,
+        [str(action) for action in state.legal_actions()] if mine else None,
+    )
+
+
+def seen_strings(state: State, player: int, start: int) -> set[str]:
+    """Every string (and word of one: actions read ``give rock-3 to 2``) in what ``player``
+    sees now."""
+    seen = set(observation_strings(state.observation(player)))
+    seen.update(observation_strings(state.log_view(player, start)))
+    if state.current_player == player:
+        seen.update(str(action) for action in state.legal_actions())
+    return {word for text in seen for word in text.split()} | seen
+
+
+@dataclass
+class Played:
+    """Game A: its actions, and the faces each seat has seen by each step."""
+
+    actions: list[Action]
+    seen: list[list[set[str]]]  # seen[player][step]: seen before the step's action
+
+
+def play(game: Game, players: int, mode: str, seed: int, script: list[str] | None = None) -> Played:
+    """Game A: random moves (``choose``), or the moves of ``script`` and no more."""
+    rng = random.Random(seed)
+    state = game.new_game(players=players, seed=seed, mode=mode)
+    cards = set(game.model.cards())
+    seen: list[set[str]] = [set() for _ in range(players)]
+    history: list[list[set[str]]] = [[] for _ in range(players)]
+    actions: list[Action] = []
+    logged = 0
+    while True:
+        for player in range(players):
+            seen[player] |= seen_strings(state, player, logged) & cards
+            history[player].append(set(seen[player]))
+        if state.is_terminal() or (script is not None and len(actions) == len(script)):
+            return Played(actions, history)
+        logged = len(state.log)
+        legal = state.legal_actions()
+        action = choose(rng, legal) if script is None else Action.parse(script[len(actions)])
+        actions.append(action)
+        state.apply(action)
+
+
+def replayed(game: Game, players: int, mode: str, seed: int, actions: list[Action]) -> State:
+    state = game.new_game(players=players, seed=seed, mode=mode)
+    for action in actions:
+        state.apply(action)
+    return state
+
+
+def leaves(value: Any) -> Iterator[Any]:
+    """The numbers and strings of a snapshot, in order."""
+    if isinstance(value, tuple | list):
+        for item in value:
+            yield from leaves(item)
+    else:
+        yield value
+
+
+def likeness(state: State, other: State) -> int:
+    """How many places of two states' snapshots hold the same thing: among moves that look
+    alike to the seat watching, the re-dealt game takes the one that keeps it closest to the
+    original (the card at the same place in a hand, not just any card)."""
+    return sum(x == y for x, y in zip(leaves(state.snapshot()), leaves(other.snapshot())))
+
+
+def shown(state: State, mover: int, action: Action, player: int) -> dict[str, Any]:
+    """The entry ``action`` makes in ``player``'s view of the log."""
+    return state.redact({"player": mover, "action": str(action)}, player)
+
+
+def check_window(
+    game: Game, players: int, mode: str, seed: int, played: Played, player: int, t0: int, t1: int
+) -> int:
+    """Play steps ``t0`` to ``t1`` of game A against its re-deal for ``player``: the steps
+    compared after a re-deal that changed anything (0 when it changed nothing). Fails at the
+    first step ``player`` can tell apart."""
+    unseen = set(game.model.cards()) - played.seen[player][t1]
+    a = replayed(game, players, mode, seed, played.actions[:t0])
+    b = a.clone()
+    b.redeal(player, unseen, random.Random(f"{seed}/{player}/{t0}"))
+    if b.snapshot() == a.snapshot():
+        return 0
+    where = f"{game.id} {mode} {players}p seed {seed}, seat {player}, re-dealt at step {t0}"
+    assert view(b, player, 0) == view(a, player, 0), f"{where}: the re-deal shows"
+    for step in range(t0, t1):
+        action, mover = played.actions[step], a.current_player
+        assert mover is not None
+        a_start, b_start = len(a.log), len(b.log)
+        legal = b.legal_actions()
+        entry = shown(a, mover, action, player)
+        a.apply(action)
+        expected = view(a, player, a_start)
+        if mover == player:
+            b.apply(action)
+            assert view(b, player, b_start) == expected, f"{where}, step {step}: {action}"
+            continue
+        alike = [m for m in legal if shown(b, mover, m, player) == entry]
+        if not alike:
+            return step - t0  # the moves p saw rule this re-deal out
+        trials = []
+        for move in alike:
+            trial = b.clone()
+            trial.apply(move)
+            trials.append((move, trial))
+        same = [(move, trial) for move, trial in trials if view(trial, player, b_start) == expected]
+        if not same:
+            raise AssertionError(
+                f"{where}, step {step}: seat {mover} played {action}; every move of theirs "
+                f"that looks the same to seat {player} in the re-dealt game shows it more:\n"
+                f"  original: {expected}\n  re-dealt: {view(trials[0][1], player, b_start)}"
+            )
+        _, b = max(same, key=lambda pair: (likeness(pair[1], a), pair[0] is action))
+    return t1 - t0
+
+
+@pytest.mark.parametrize(("game_id", "mode", "players"), CASES)
+def test_a_redeal_of_unseen_cards_looks_the_same(game_id: str, mode: str, players: int) -> None:
+    game = load_game(game_id)
+    steps = compared = 0
+    for index in range(games_per_count(4)):
+        seed = players * 1000 + index
+        played = play(game, players, mode, seed)
+        rng = random.Random(seed)
+        for start, length in WINDOWS:
+            t0 = rng.randrange(len(played.actions)) if start is None else start
+            t1 = min(t0 + length, len(played.actions))
+            for player in range(players):
+                steps += t1 - t0
+                compared += check_window(game, players, mode, seed, played, player, t0, t1)
+    assert compared * 4 >= steps, f"only {compared} of {steps} steps compared"
+
+
+def test_the_start_entry_of_a_log_view_keeps_the_seed_secret() -> None:
+    state = load_game("gasha").new_game(players=3, seed=12345)
+    view = state.log_view(1)
+    assert "seed" in state.log[0] and "seed" not in view[0]
+    assert view[0] == {key: value for key, value in state.log[0].items() if key != "seed"}
+    assert state.log_view(1, start=1) == view[1:]
+
+
+def test_rps_fire_shows_alarm_moves_to_their_giver_and_taker_only() -> None:
+    game = load_game("rps-fire")
+    for seed in range(200):
+        state = game.new_game(players=4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and not any(e.get("event") == "alarm" for e in state.log):
+            state.apply(choose(rng, state.legal_actions()))
+        alarms = [i for i, e in enumerate(state.log) if e.get("event") == "alarm"]
+        if alarms:
+            break
+    else:
+        pytest.fail("no fire alarm went off in 200 games")
+    entry = state.log[alarms[0]]
+    for player in range(4):
+        seen = state.log_view(player)[alarms[0]]["took"]
+        for move, shown in zip(entry["took"], seen, strict=True):
+            assert shown == (move if player in move[:2] else [*move[:2], HIDDEN])
+
+
+def test_gotcha_placing_ends_on_what_the_others_see() -> None:
+    """Seat 1 swaps a face-down ituned-5000 for another from hand, the only move of round 2;
+    seat 0, who never sees a 5000, cannot tell it from a swap of two different cards, so
+    placing must go on (or stop) the same way after either."""
+    game = load_game("gotcha")
+    script = ["keep"] * 3 + ["done", "place ituned-5000", "done", "done"]
+    script += ["done", "place ituned-5000", "take ituned-5000", "done", "done"]
+    played = play(game, 3, "standard", 0, script)
+    assert "ituned-5000" not in played.seen[0][-1]
+    assert check_window(game, 3, "standard", 0, played, 0, 0, len(script)) == len(script)
