@@ -118,6 +118,7 @@ class GotchaState(PhasedState):
         self.turn = 0  # the seat to act
         self.turns = 0  # turns played out
         self.redraws = [0] * n
+        self.shown: list[list[str]] = [[] for _ in range(n)]  # shown for redraws: public
         self.rebuilds = 0
         self.spends: list[list[int]] = []
         self.queue: list[int] = []  # rollers still to roll, first to roll first
@@ -143,6 +144,7 @@ class GotchaState(PhasedState):
         for name in ("hands", "placed", "revealed", "claimed", "spends"):
             setattr(other, name, [list(item) for item in getattr(self, name)])
         other.redraws = list(self.redraws)
+        other.shown = [list(cards) for cards in self.shown]
         other.announced = list(self.announced)
         other.order = list(self.order)
         other.placed_now, other.taken_now = dict(self.placed_now), dict(self.taken_now)
@@ -169,10 +171,12 @@ class GotchaState(PhasedState):
         )
 
     def _redraw(self) -> None:
-        """Show the hand, draw as many first, then shuffle the shown cards into the deck."""
+        """Show the hand to everyone (clarification redraw-shown), draw as many first, then
+        shuffle the shown cards into the deck."""
         seat = self.turn
         shown = self.hands[seat]
         self.redraws[seat] += 1
+        self.shown[seat] += _ids(shown)
         self.hands[seat] = [self.draw.pop() for _ in range(min(len(shown), len(self.draw)))]
         self.draw.extend(shown)
         self.shuffle(self.draw)
@@ -300,8 +304,9 @@ class GotchaState(PhasedState):
             self.taken_now[card.id] = self.taken_now.get(card.id, 0) + 1
 
     def _placing_done(self) -> None:
-        placed, taken = self.placed_now, self.taken_now
-        if any(placed.get(i, 0) != taken.get(i, 0) for i in {*placed, *taken}):
+        # Any move changes the round, whatever the cards: the others see a card go down or
+        # come back, never which (clarification placing-moves-count).
+        if self.placed_now or self.taken_now:
             self.round_changed = True
         self.step += 1
         self._next_placer()
@@ -478,6 +483,7 @@ class GotchaState(PhasedState):
             "hand": _ids(self.hands[player]),
             "placed": _ids(self.placed[player]),
             "hand_sizes": [len(h) for h in self.hands],
+            "shown": [list(cards) for cards in self.shown],  # hands shown for a redraw
             # Face-down piles: a secret pick still counts as face down until the reveal.
             "placed_counts": [
                 len(p) + len(r) if picking else len(p)
@@ -503,7 +509,7 @@ class GotchaState(PhasedState):
 
     def hidden_from(self, player: int) -> set[str]:
         """Ids no copy of which ``player`` may see: the decks, others' hands and face-down
-        cards, others' secret picks."""
+        cards, others' secret picks (less the cards everyone saw shown for a redraw)."""
         hidden = {c.id for c in self.draw}
         hidden.update(c.id for c in self.gacha_deck)
         picking = self.phase == REVEAL
@@ -519,6 +525,7 @@ class GotchaState(PhasedState):
         visible.update(c.id for c in self.used)
         visible.update(c.id for c in self.removed)
         for seat in range(self.players):
+            visible.update(self.shown[seat])
             visible.update(c.id for c in self.claimed[seat])
             if not picking or seat == player:
                 visible.update(c.id for c in self.revealed[seat])
@@ -559,6 +566,7 @@ class GotchaState(PhasedState):
             ids(self.removed),
             ids(self.in_force),
             tuple(self.redraws),
+            tuple(tuple(cards) for cards in self.shown),
             self.rebuilds,
             tuple(tuple(s) for s in self.spends),
             tuple(self.queue),
