@@ -14,7 +14,6 @@ from gachapress.data.load import GameData, load_rules
 from gachapress.errors import GachapressError
 from gachapress.games.spec import EngineOption
 
-
 #: What a seat's view of the log shows in place of a card that seat may not see.
 HIDDEN = "?"
 
