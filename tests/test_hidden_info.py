@@ -132,24 +132,66 @@ def likeness(state: State, other: State) -> int:
     )
 
 
-def closest(
+def ranked(
     trials: list[tuple[Action, State]], original: Action, unseen: set[str], target: State
-) -> State:
-    """Of the re-dealt game's moves that look like ``original`` (each with the state it
-    gives), the one to go on with: for a card the watching seat has seen, the same move (the
-    card may show later); for an unseen card, the card in its place (``likeness``)."""
+) -> list[State]:
+    """The re-dealt game's moves that look like ``original`` (each with the state it gives),
+    best first: for a card the watching seat has seen, the same move (the card may show
+    later); for an unseen card, the card in its place (``likeness`` to ``target``)."""
+    if len(trials) == 1:
+        return [trials[0][1]]
     seen_card = not unseen.intersection((original.target or "").split())  # "rock-3 to 2"
 
     def rank(trial: tuple[Action, State]) -> tuple[bool, int, bool]:
         move, state = trial
         return (seen_card and move is original, likeness(state, target), move is original)
 
-    return max(trials, key=rank)[1]
+    return [state for _, state in sorted(trials, key=rank, reverse=True)]
 
 
 def shown(state: State, mover: int, action: Action, player: int) -> dict[str, Any]:
     """The entry ``action`` makes in ``player``'s view of the log."""
     return state.redact({"player": mover, "action": str(action)}, player)
+
+
+@dataclass
+class Window:
+    """Game A through a window, as the watching seat ``player`` sees it step by step."""
+
+    player: int
+    unseen: set[str]
+    states: list[State]  # A before each step, and after the last
+    actions: list[Action]
+    views: list[tuple[Any, ...]]  # the player's view after each step
+
+    def follow(self, b: State, index: int) -> list[State] | None:
+        """The re-dealt game after step ``index``, played from ``b`` so that the player sees
+        what it saw in A: the ways to do so, best first; None when no move of the mover even
+        looks like A's (the moves the player saw rule the re-deal out)."""
+        a, action, player = self.states[index], self.actions[index], self.player
+        mover = a.current_player
+        assert mover is not None
+        start = len(b.log)
+        if mover == player:
+            trial = b.clone()
+            trial.apply(action)
+            return [trial] if view(trial, player, start) == self.views[index] else []
+        entry = shown(a, mover, action, player)
+        alike = [m for m in b.legal_actions() if shown(b, mover, m, player) == entry]
+        if not alike:
+            return None
+        trials = []
+        for move in alike:
+            trial = b.clone()
+            trial.apply(move)
+            if view(trial, player, start) == self.views[index]:
+                trials.append((move, trial))
+        return ranked(trials, action, self.unseen, self.states[index + 1])
+
+
+#: States a window's search may make before it gives up looking for a re-dealt game that
+#: looks the same (a wrong hidden choice early shows only later, so it backtracks).
+BUDGET = 400
 
 
 def check_window(
@@ -165,7 +207,8 @@ def check_window(
 ) -> int:
     """Play steps ``t0`` to ``t1`` of game A against a re-deal for ``player`` (the
     ``attempt``-th): the steps compared after a re-deal that changed anything (0 when it
-    changed nothing). Fails at the first step ``player`` can tell apart."""
+    changed nothing). Fails when no way of playing the re-dealt game looks the same to
+    ``player`` although the others' moves do."""
     unseen = set(game.model.cards()) - played.seen[player][t1]
     a = replayed(game, players, mode, seed, played.actions[:t0])
     b = a.clone()
@@ -174,35 +217,44 @@ def check_window(
         return 0
     where = f"{game.id} {mode} {players}p seed {seed}, seat {player}, re-dealt at step {t0}"
     assert view(b, player, 0) == view(a, player, 0), f"{where}: the re-deal shows"
-    for step in range(t0, t1):
-        action, mover = played.actions[step], a.current_player
-        assert mover is not None
-        a_start, b_start = len(a.log), len(b.log)
-        legal = b.legal_actions()
-        entry = shown(a, mover, action, player)
+    window = Window(player, unseen, [a], played.actions[t0:t1], [])
+    for action in window.actions:
+        a = a.clone()
+        start = len(a.log)
         a.apply(action)
-        expected = view(a, player, a_start)
-        if mover == player:
-            b.apply(action)
-            assert view(b, player, b_start) == expected, f"{where}, step {step}: {action}"
+        window.states.append(a)
+        window.views.append(view(a, player, start))
+    # Depth-first: ways[i] holds the untried ways of playing step i; the deepest step no way
+    # could reach says what happened (a step that looked alike but showed more, or a re-deal
+    # the moves rule out).
+    ways: list[list[State]] = []
+    deepest, leak, budget = 0, False, BUDGET
+    while len(ways) < len(window.actions):
+        index = len(ways)
+        options = window.follow(b, index)
+        budget -= 1 if options is None else len(options) + 1
+        if options:
+            b = options.pop(0)
+            ways.append(options)
             continue
-        alike = [m for m in legal if shown(b, mover, m, player) == entry]
-        if not alike:
-            return step - t0  # the moves p saw rule this re-deal out
-        trials = []
-        for move in alike:
-            trial = b.clone()
-            trial.apply(move)
-            trials.append((move, trial))
-        same = [(move, trial) for move, trial in trials if view(trial, player, b_start) == expected]
-        if not same:
-            raise AssertionError(
-                f"{where}, step {step}: seat {mover} played {action}; every move of theirs "
-                f"that looks the same to seat {player} in the re-dealt game shows it more:\n"
-                f"  original: {expected}\n  re-dealt: {view(trials[0][1], player, b_start)}"
-            )
-        b = closest(same, action, unseen, a)
-    return t1 - t0
+        if index > deepest or (index == deepest and options is not None):
+            deepest, leak = index, options is not None
+        while ways and not ways[-1]:
+            ways.pop()
+        if not ways or budget <= 0:
+            break
+        b = ways[-1].pop(0)
+    else:
+        return t1 - t0
+    if not leak:
+        return deepest  # the moves p saw rule this re-deal out
+    step = t0 + deepest
+    raise AssertionError(
+        f"{where}, step {step}: seat {window.states[deepest].current_player} played "
+        f"{window.actions[deepest]}; no way of playing the re-dealt game that looks the same to "
+        f"seat {player} up to here looks the same after it (original view: "
+        f"{window.views[deepest]})"
+    )
 
 
 @pytest.mark.parametrize(("game_id", "mode", "players"), CASES)
@@ -260,13 +312,15 @@ def test_rps_fire_shows_alarm_moves_to_their_giver_and_taker_only() -> None:
             assert shown == (move if player in move[:2] else [*move[:2], HIDDEN])
 
 
-def test_gotcha_placing_ends_on_what_the_others_see() -> None:
-    """Seat 1 swaps a face-down ituned-5000 for another from hand, the only move of round 2;
-    seat 0, who never sees a 5000, cannot tell it from a swap of two different cards, so
-    placing must go on (or stop) the same way after either."""
+@pytest.mark.parametrize(("seed", "pair"), [(16, "ituned-10000"), (18, "ituned-5000")])
+def test_gotcha_placing_ends_on_what_the_others_see(seed: int, pair: str) -> None:
+    """Seat 1 swaps a face-down card for an identical one from hand, the only move of round
+    2. Seat 0, who sees no copy of it, cannot tell that from a swap of two different cards:
+    in these re-deals seat 1 holds no two alike cards, and placing must go on (or stop) the
+    same way."""
     game = load_game("gotcha")
-    script = ["keep"] * 3 + ["done", "place ituned-5000", "done", "done"]
-    script += ["done", "place ituned-5000", "take ituned-5000", "done", "done"]
-    played = play(game, 3, "standard", 0, script)
-    assert "ituned-5000" not in played.seen[0][-1]
-    assert check_window(game, 3, "standard", 0, played, 0, 0, len(script)) == len(script)
+    script = ["keep"] * 3 + ["done", f"place {pair}", "done", "done"]
+    script += ["done", f"place {pair}", f"take {pair}", "done", "done"]
+    played = play(game, 3, "standard", seed, script)
+    assert pair not in played.seen[0][-1]
+    assert check_window(game, 3, "standard", seed, played, 0, 0, len(script)) == len(script)
