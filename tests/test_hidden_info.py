@@ -324,3 +324,12 @@ def test_gotcha_placing_ends_on_what_the_others_see(seed: int, pair: str) -> Non
     played = play(game, 3, "standard", seed, script)
     assert pair not in played.seen[0][-1]
     assert check_window(game, 3, "standard", seed, played, 0, 0, len(script)) == len(script)
+
+
+def test_rps_fire_alarm_takes_the_very_card_drawn() -> None:
+    """A fire alarm draws a place in a hand; the card there is the one that moves, not the
+    first copy of its face, so what a later alarm draws does not hang on where unseen cards
+    lie (in this re-deal seat 2 holds two alike cards that seat 1 never sees)."""
+    game = load_game("rps-fire")
+    played = play(game, 4, "standard", 4012)
+    assert check_window(game, 4, "standard", 4012, played, 1, 0, 16) == 16

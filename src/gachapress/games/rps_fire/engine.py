@@ -231,18 +231,24 @@ class RpsFireState(PhasedState):
         assert direction is not None
         hands, rng = self.hands, self.rng
         moves: list[list[Any]] = []  # [taker, giver, card]
+        taken: list[list[int]] = []  # for each giver, the places in hand of the cards taken
         for giver, takers in enumerate(self.seating.takers[direction]):
             hand = hands[giver]
             held = len(hand)
             if held < len(takers):  # handed out at random among the takers
                 takers = rng.sample(takers, held)
             if len(takers) == 1:  # the usual case, made cheap: one card at random
-                moves.append([takers[0], giver, hand[int(rng.random() * held)]])
-            elif takers:
-                picks = rng.sample(hand, len(takers))
-                moves += [[taker, giver, card] for taker, card in zip(takers, picks, strict=True)]
-        for taker, giver, card in moves:  # all at once, from the hands as they were
-            hands[giver].remove(card)
+                places = [int(rng.random() * held)]
+            else:  # the same draws as sampling the hand itself
+                places = rng.sample(range(held), len(takers)) if takers else []
+            taken.append(places)
+            moves += [[taker, giver, hand[i]] for taker, i in zip(takers, places, strict=True)]
+        # All at once, from the hands as they were; each card taken is the one drawn, not
+        # another copy of its face (so what follows depends on no hidden card's place).
+        for giver, places in enumerate(taken):
+            for i in sorted(places, reverse=True):
+                del hands[giver][i]
+        for taker, _, card in moves:
             hands[taker].append(card)
         drew = 0
         for _ in range(self.model.fire_alarm.draw):
