@@ -190,7 +190,8 @@ class Window:
 
 
 #: States a window's search may make before it gives up looking for a re-dealt game that
-#: looks the same (a wrong hidden choice early shows only later, so it backtracks).
+#: looks the same (a wrong hidden choice early shows only later, so it backtracks). Giving up
+#: proves nothing either way: the window counts as compared up to the deepest step reached.
 BUDGET = 400
 
 
@@ -246,8 +247,8 @@ def check_window(
         b = ways[-1].pop(0)
     else:
         return t1 - t0
-    if not leak:
-        return deepest  # the moves p saw rule this re-deal out
+    if not leak or budget <= 0:
+        return deepest  # the moves p saw rule this re-deal out, or the search gave up
     step = t0 + deepest
     raise AssertionError(
         f"{where}, step {step}: seat {window.states[deepest].current_player} played "
