@@ -20,7 +20,13 @@ from gachapress.games.gotcha import rules
 from gachapress.games.gotcha.bots import GreedyBot
 from gachapress.games.gotcha.engine import GotchaState
 from gachapress.games.gotcha.model import NoticeCard
-from tests.harness import Tally, games_per_count, observation_strings, simulate
+from tests.harness import (
+    Tally,
+    check_observations,
+    games_per_count,
+    observation_strings,
+    simulate,
+)
 
 GAME = load_game("gotcha")
 CARDS = GAME.model.cards()
@@ -184,9 +190,17 @@ def test_an_all_notice_hand_may_be_redrawn_once() -> None:
     assert ids(state.hands[1]) == top.split()
     assert len(state.draw) == 60 - 21 and set(notices.split()) <= set(ids(state.draw))
     assert events(state, "redraw") == [{"event": "redraw", "seat": 1, "shown": notices.split()}]
+    # The shown hand is a public reveal (clarification redraw-shown): every seat sees it, in
+    # its observation and in its view of the log, also once the cards are back in the deck.
+    for seat in range(3):
+        assert state.observation(seat)["shown"] == [[], notices.split(), []]
+        seen = [e for e in state.log_view(seat) if e.get("event") == "redraw"]
+        assert seen == [{"event": "redraw", "seat": 1, "shown": notices.split()}]
+    check_observations(state)
     assert state.current_player == 2 and legal(state) == ["keep"]  # once per player
     play(state, "keep")
     assert state.phase == "place"
+    assert state.observation(0)["shown"] == [[], notices.split(), []]
 
 
 # -- spending preparation: rounds of hidden placing ---------------------------------------------
@@ -228,6 +242,19 @@ def test_placing_ends_after_a_round_without_changes() -> None:
     assert state.placing_round == 2
     play(state, "done", "done", "done")
     assert state.phase == "reveal" and state.placing_round == 2
+
+
+@pytest.mark.parametrize("hand", ["ituned-1500 ituned-1500", "ituned-1500 ituned-3000"])
+def test_a_swap_of_face_down_cards_changes_the_round_whatever_the_cards(hand: str) -> None:
+    # Clarification placing-moves-count: the others see a card go down and one come back,
+    # not which, so swapping for an identical card and for another one count the same.
+    state = deal(started(3), [hand, "", ""], gacha="gacha-06")
+    play(state, "place ituned-1500", "done")
+    assert state.placing_round == 2
+    second = hand.split()[1]
+    play(state, f"place {second}", "take ituned-1500", "done")
+    assert state.placing_round == 3 and state.phase == "place"
+    assert state.observation(1)["round_changed"] is False  # a new round has begun
 
 
 def test_taking_back_what_was_placed_on_the_same_go_is_refused() -> None:

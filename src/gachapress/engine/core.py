@@ -6,13 +6,16 @@ import copy
 import functools
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from gachapress.data.load import GameData, load_rules
 from gachapress.errors import GachapressError
 from gachapress.games.spec import EngineOption
+
+#: What a seat's view of the log shows in place of a card that seat may not see.
+HIDDEN = "?"
 
 
 class IllegalAction(GachapressError, ValueError):
@@ -122,6 +125,24 @@ class State(ABC):
     def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` may see, as JSON-serialisable data; never another's hidden cards."""
 
+    def log_view(self, player: int, start: int = 0) -> list[dict[str, Any]]:
+        """The log from entry ``start`` on as ``player`` may see it, for a user interface or a
+        replay shown to that player: public events in full, the player's own moves as made,
+        and ``HIDDEN`` in place of every card the player may not see (another seat's face-down
+        card, a card passed between two others...). The start entry leaves out the seed, which
+        would tell every deal."""
+        redact = self.redact
+        view = [redact(entry, player) for entry in self.log[max(start, 1) :]]
+        if start <= 0:
+            first = {key: value for key, value in self.log[0].items() if key != "seed"}
+            view.insert(0, first)
+        return view
+
+    def redact(self, entry: dict[str, Any], player: int) -> dict[str, Any]:
+        """One log entry as ``player`` may see it (``log_view``): the entry itself unless the
+        game hides part of it; a game with hidden moves overrides this."""
+        return entry
+
     @abstractmethod
     def is_terminal(self) -> bool: ...
 
@@ -166,6 +187,14 @@ class State(ABC):
     @abstractmethod
     def hidden_from(self, player: int) -> set[str]:
         """Ids of the cards ``player`` must not see now (others' hands, face-down piles...)."""
+
+    @abstractmethod
+    def redeal(self, player: int, unseen: Collection[str], rng: random.Random) -> None:
+        """Deal again, in place, the cards hidden from ``player`` now whose ids are in
+        ``unseen``: they trade places among the places ``player`` cannot see (the decks,
+        others' hands, face-down cards), each within its own deck. The re-deal test of
+        hidden information plays the result against the original game (``permute_hidden``
+        does the shared part)."""
 
     def clone(self) -> State:
         """An independent copy. Immutable data (the game, cards, actions, the attributes named in
@@ -217,6 +246,34 @@ class PhasedState(State):
 def card_ids(cards: Iterable[Any]) -> tuple[str, ...]:
     """The ids of some cards, in order: how snapshots record a hand or a pile."""
     return tuple(card.id for card in cards)
+
+
+def conceal_target(entry: dict[str, Any], player: int, verbs: Collection[str]) -> dict[str, Any]:
+    """A log ``entry`` as ``player`` sees it when the cards of the verbs ``verbs`` are played
+    unseen: another seat's ``place red-3`` reads ``place ?``; everything else is public."""
+    if entry.get("player", player) == player:
+        return entry
+    verb, _, target = entry["action"].partition(" ")
+    if verb not in verbs or not target:
+        return entry
+    return {**entry, "action": f"{verb} {HIDDEN}"}
+
+
+def permute_hidden(
+    places: Iterable[list[Any]], unseen: Collection[str], rng: random.Random
+) -> None:
+    """Shuffle among themselves, in place, the cards of ``places`` (lists of cards or of card
+    ids; None for an empty spot) whose ids are in ``unseen``; everything else stays put."""
+    slots = [
+        (place, index)
+        for place in places
+        for index, card in enumerate(place)
+        if (card if isinstance(card, str) else getattr(card, "id", None)) in unseen
+    ]
+    cards = [place[index] for place, index in slots]
+    rng.shuffle(cards)
+    for (place, index), card in zip(slots, cards, strict=True):
+        place[index] = card
 
 
 class Game:

@@ -6,10 +6,12 @@ The state machine only sequences the game; every rule it applies is a rule funct
 
 from __future__ import annotations
 
+import random
+from collections.abc import Collection
 from typing import Any, ClassVar
 
 from gachapress.data.model import Card
-from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids
+from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
 from gachapress.games.gachapon_trick import rules
 from gachapress.games.gachapon_trick.model import GachaponTrick, ToyCard
 
@@ -340,6 +342,13 @@ class GachaponState(PhasedState):
                 hidden.update(c.id for c in self.hands[seat])
             hidden.update(c.id for c in self.piles[seat])
         return hidden
+
+    def redeal(self, player: int, unseen: Collection[str], rng: random.Random) -> None:
+        """Toy cards only: the Refund card stays where it is in the stack."""
+        others = [hand for seat, hand in enumerate(self.hands) if seat != player]
+        toys = set(unseen) - {self.refund_card.id}
+        permute_hidden([*others, *self.piles, self.stack], toys, rng)
+        self._legal = None
 
     def check_invariants(self) -> None:
         """Every card is in exactly one place; money only moves between players and the bank."""

@@ -21,10 +21,11 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids
+from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
 from gachapress.games.gasha import rules
 from gachapress.games.gasha.model import BonusToken, Gasha, GashaCard, SetRewardCard
 from gachapress.games.spec import EngineOption
@@ -519,6 +520,25 @@ class GashaState(PhasedState):
         seen.update(card.id for cards in self.rewards for card in cards)
         seen.update(token.id for tokens in self.taken for token in tokens)
         return hidden - seen
+
+    def redeal(self, player: int, unseen: Collection[str], rng: random.Random) -> None:
+        """Gasha cards among others' hands and the decks below their top cards, rewards within
+        the face-down pile (which rewards stay in the box is public), tokens among the face-down
+        ones and those left in the box."""
+        ids, kind_of = self.tables.gasha_ids, self.tables.kind_of
+        others = [seat for seat in range(self.players) if seat != player]
+        hands = [[ids[k] for k, n in enumerate(self.hands[s]) for _ in range(n)] for s in others]
+        below = [[ids[k] for k in deck[:-1]] for deck in self.decks]
+        permute_hidden([*hands, *below], unseen, rng)
+        for seat, hand in zip(others, hands, strict=True):
+            self.hands[seat] = [0] * len(ids)
+            for card_id in hand:
+                self.hands[seat][kind_of[card_id]] += 1
+        for deck, cards in zip(self.decks, below, strict=True):
+            deck[:-1] = [kind_of[card_id] for card_id in cards]
+        permute_hidden([self.pile], unseen, rng)
+        permute_hidden([self.pool, self.token_box], unseen, rng)
+        self._legal = None
 
     def snapshot(self) -> Any:
         ids = card_ids

@@ -17,18 +17,29 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Collection
 from itertools import chain
 from operator import attrgetter
 from typing import Any, ClassVar
 
 from gachapress.data.model import Card
-from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids
+from gachapress.engine.core import (
+    OVER,
+    Action,
+    Game,
+    PhasedState,
+    card_ids,
+    conceal_target,
+    permute_hidden,
+)
 from gachapress.games.gotcha import rules
 from gachapress.games.gotcha.model import GachaCard, Gotcha, ITunedCard, NoticeCard
 
 SETUP, PLACE, REVEAL, ANNOUNCE = "setup", "place", "reveal", "announce"
 KEEP, REDRAW = Action("keep"), Action("redraw")
 DONE, PASS = Action("done"), Action("pass")
+#: Moves whose card only its owner sees: face-down placing, taking back and secret picks.
+UNSEEN_MOVES = frozenset({"place", "take", "reveal"})
 
 
 class _Tables:
@@ -107,6 +118,7 @@ class GotchaState(PhasedState):
         self.turn = 0  # the seat to act
         self.turns = 0  # turns played out
         self.redraws = [0] * n
+        self.shown: list[list[str]] = [[] for _ in range(n)]  # shown for redraws: public
         self.rebuilds = 0
         self.spends: list[list[int]] = []
         self.queue: list[int] = []  # rollers still to roll, first to roll first
@@ -132,6 +144,7 @@ class GotchaState(PhasedState):
         for name in ("hands", "placed", "revealed", "claimed", "spends"):
             setattr(other, name, [list(item) for item in getattr(self, name)])
         other.redraws = list(self.redraws)
+        other.shown = [list(cards) for cards in self.shown]
         other.announced = list(self.announced)
         other.order = list(self.order)
         other.placed_now, other.taken_now = dict(self.placed_now), dict(self.taken_now)
@@ -158,10 +171,12 @@ class GotchaState(PhasedState):
         )
 
     def _redraw(self) -> None:
-        """Show the hand, draw as many first, then shuffle the shown cards into the deck."""
+        """Show the hand to everyone (clarification redraw-shown), draw as many first, then
+        shuffle the shown cards into the deck."""
         seat = self.turn
         shown = self.hands[seat]
         self.redraws[seat] += 1
+        self.shown[seat] += _ids(shown)
         self.hands[seat] = [self.draw.pop() for _ in range(min(len(shown), len(self.draw)))]
         self.draw.extend(shown)
         self.shuffle(self.draw)
@@ -289,8 +304,9 @@ class GotchaState(PhasedState):
             self.taken_now[card.id] = self.taken_now.get(card.id, 0) + 1
 
     def _placing_done(self) -> None:
-        placed, taken = self.placed_now, self.taken_now
-        if any(placed.get(i, 0) != taken.get(i, 0) for i in {*placed, *taken}):
+        # Any move changes the round, whatever the cards: the others see a card go down or
+        # come back, never which (clarification placing-moves-count).
+        if self.placed_now or self.taken_now:
             self.round_changed = True
         self.step += 1
         self._next_placer()
@@ -467,6 +483,7 @@ class GotchaState(PhasedState):
             "hand": _ids(self.hands[player]),
             "placed": _ids(self.placed[player]),
             "hand_sizes": [len(h) for h in self.hands],
+            "shown": [list(cards) for cards in self.shown],  # hands shown for a redraw
             # Face-down piles: a secret pick still counts as face down until the reveal.
             "placed_counts": [
                 len(p) + len(r) if picking else len(p)
@@ -492,7 +509,7 @@ class GotchaState(PhasedState):
 
     def hidden_from(self, player: int) -> set[str]:
         """Ids no copy of which ``player`` may see: the decks, others' hands and face-down
-        cards, others' secret picks."""
+        cards, others' secret picks (less the cards everyone saw shown for a redraw)."""
         hidden = {c.id for c in self.draw}
         hidden.update(c.id for c in self.gacha_deck)
         picking = self.phase == REVEAL
@@ -508,12 +525,27 @@ class GotchaState(PhasedState):
         visible.update(c.id for c in self.used)
         visible.update(c.id for c in self.removed)
         for seat in range(self.players):
+            visible.update(self.shown[seat])
             visible.update(c.id for c in self.claimed[seat])
             if not picking or seat == player:
                 visible.update(c.id for c in self.revealed[seat])
         if self.gacha is not None:
             visible.add(self.gacha.id)
         return hidden - visible
+
+    def redact(self, entry: dict[str, Any], player: int) -> dict[str, Any]:
+        """Others' placing, taking back and picking read ``place ?``; the picks are seen in the
+        ``revealed`` event once everyone has chosen."""
+        return conceal_target(entry, player, UNSEEN_MOVES)
+
+    def redeal(self, player: int, unseen: Collection[str], rng: random.Random) -> None:
+        others = [seat for seat in range(self.players) if seat != player]
+        face_down = [self.placed[s] for s in others]
+        if self.phase == REVEAL:  # secret picks still count as face down
+            face_down += [self.revealed[s] for s in others]
+        permute_hidden([self.draw, *(self.hands[s] for s in others), *face_down], unseen, rng)
+        permute_hidden([self.gacha_deck], unseen, rng)
+        self._legal = None
 
     def snapshot(self) -> Any:
         ids = card_ids
@@ -534,6 +566,7 @@ class GotchaState(PhasedState):
             ids(self.removed),
             ids(self.in_force),
             tuple(self.redraws),
+            tuple(tuple(cards) for cards in self.shown),
             self.rebuilds,
             tuple(tuple(s) for s in self.spends),
             tuple(self.queue),

@@ -230,7 +230,9 @@ def draw_order(game: Gotcha, players: int, turn_player: int) -> list[int]:
 @RULES.rule
 def placing_over(game: Gotcha, placing_round: int, changed: bool) -> bool:
     """Whether spending preparation ends after placing round ``placing_round`` (the first is 1);
-    ``changed`` says whether anybody added or took back a face-down card in that round.
+    ``changed`` says whether anybody put a card face down or took one back in that round,
+    whatever the cards (clarification placing-moves-count: a swap of two identical cards is a
+    change too, since the others cannot tell).
 
     Seed, "2.課金準備": players put cards face down and may add or take back cards while watching
     the others, until nobody wants to change anything more. Clarification hidden-placement makes

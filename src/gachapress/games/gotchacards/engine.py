@@ -15,10 +15,17 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Generator, Iterable
+from collections.abc import Collection, Generator, Iterable
 from typing import Any, ClassVar
 
-from gachapress.engine.core import OVER, Action, Game, PhasedState
+from gachapress.engine.core import (
+    OVER,
+    Action,
+    Game,
+    PhasedState,
+    conceal_target,
+    permute_hidden,
+)
 from gachapress.games.gotchacards import rules
 from gachapress.games.gotchacards.model import GotchaCard, GotchaCards
 from gachapress.games.spec import EngineOption
@@ -36,6 +43,8 @@ COMPETITIVE, PARTY = "competitive", "party"
 #: The option that plays with the beginner deck.
 BEGINNER = "beginner"
 DONE = Action("done")
+#: Moves whose card only its owner sees: Player1's draft keeps and face-down plays.
+UNSEEN_MOVES = frozenset({"keep", "place", "play"})
 BECOME = (Action("become", "player1"), Action("become", "player2"))
 #: The steps that finish a resolved turn, in order (clarifications effect-priority-and-lanes,
 #: draw-order): reveal-time gains, the cards going to piles and trash with lucky bonuses, then
@@ -388,6 +397,21 @@ class GotchaState(PhasedState):
                 fields[name] = value
         return copied
 
+    # -- what a seat may see -------------------------------------------------------------------
+    def redact(self, entry: dict[str, Any], player: int) -> dict[str, Any]:
+        """Another's draft keep or face-down card reads ``keep ?``, ``place ?``, ``play ?``;
+        the face-down cards are seen in the ``reveal`` event."""
+        return conceal_target(entry, player, UNSEEN_MOVES)
+
+    def redeal(self, player: int, unseen: Collection[str], rng: random.Random) -> None:
+        others = [hand for seat, hand in enumerate(self.hands) if seat != player]
+        permute_hidden([self.deck, *others, *self._face_down(player)], unseen, rng)
+        self._legal = None
+
+    def _face_down(self, player: int) -> list[list[Any]]:
+        """The places of cards in play that ``player`` cannot see now."""
+        raise NotImplementedError
+
     # -- checks --------------------------------------------------------------------------------
     def _places(self) -> list[Iterable[str]]:
         return [self.deck, self.trash, *self.hands, *self.piles]
@@ -722,6 +746,12 @@ class CompetitiveState(GotchaState):
             visible.update(self.offer)
         return self._hidden(player, hidden, visible)
 
+    def _face_down(self, player: int) -> list[list[Any]]:
+        hidden = [] if self.revealed else [self.field[1 - player]]
+        if self.phase == KEEP and player != self.player1:
+            hidden.append(self.offer)
+        return hidden
+
     def _places(self) -> list[Iterable[str]]:
         return [*super()._places(), self.offer, *self.field]
 
@@ -961,6 +991,10 @@ class PartyState(GotchaState):
             else:
                 hidden.add(card)
         return self._hidden(player, hidden, visible)
+
+    def _face_down(self, player: int) -> list[list[Any]]:
+        # The player's own play is one they see, so its id is never among the unseen.
+        return [] if self.revealed else [self.plays]
 
     def _places(self) -> list[Iterable[str]]:
         return [*super()._places(), [c for c in self.plays if c is not None]]

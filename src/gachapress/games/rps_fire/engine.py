@@ -15,10 +15,11 @@ strings.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from itertools import chain
 from typing import Any, ClassVar
 
-from gachapress.engine.core import OVER, Action, Game, PhasedState
+from gachapress.engine.core import HIDDEN, OVER, Action, Game, PhasedState, permute_hidden
 from gachapress.errors import GachapressError
 from gachapress.games.rps_fire import rules
 from gachapress.games.rps_fire.model import RpsCard, RpsFire
@@ -230,18 +231,24 @@ class RpsFireState(PhasedState):
         assert direction is not None
         hands, rng = self.hands, self.rng
         moves: list[list[Any]] = []  # [taker, giver, card]
+        taken: list[list[int]] = []  # for each giver, the places in hand of the cards taken
         for giver, takers in enumerate(self.seating.takers[direction]):
             hand = hands[giver]
             held = len(hand)
             if held < len(takers):  # handed out at random among the takers
                 takers = rng.sample(takers, held)
             if len(takers) == 1:  # the usual case, made cheap: one card at random
-                moves.append([takers[0], giver, hand[int(rng.random() * held)]])
-            elif takers:
-                picks = rng.sample(hand, len(takers))
-                moves += [[taker, giver, card] for taker, card in zip(takers, picks, strict=True)]
-        for taker, giver, card in moves:  # all at once, from the hands as they were
-            hands[giver].remove(card)
+                places = [int(rng.random() * held)]
+            else:  # the same draws as sampling the hand itself
+                places = rng.sample(range(held), len(takers)) if takers else []
+            taken.append(places)
+            moves += [[taker, giver, hand[i]] for taker, i in zip(takers, places, strict=True)]
+        # All at once, from the hands as they were; each card taken is the one drawn, not
+        # another copy of its face (so what follows depends on no hidden card's place).
+        for giver, places in enumerate(taken):
+            for i in sorted(places, reverse=True):
+                del hands[giver][i]
+        for taker, _, card in moves:
             hands[taker].append(card)
         drew = 0
         for _ in range(self.model.fire_alarm.draw):
@@ -315,6 +322,26 @@ class RpsFireState(PhasedState):
             if seat != player:
                 hidden.update(hand)
         return hidden - set(self.hands[player]) - set(self.pile)
+
+    def redact(self, entry: dict[str, Any], player: int) -> dict[str, Any]:
+        """A card taken or given by a fire alarm is seen by its giver and its taker only (the
+        others see that a card moved): ``give ? to 2``, and ``?`` in the alarm's ``took``."""
+        if entry.get("event") == "alarm":
+            took = [
+                move if player in move[:2] else [move[0], move[1], HIDDEN] for move in entry["took"]
+            ]
+            return {**entry, "took": took}
+        if entry.get("player", player) == player or not entry["action"].startswith("give "):
+            return entry
+        recipient = self.tables.give_of[Action.parse(entry["action"])][1]
+        if recipient == player:
+            return entry
+        return {**entry, "action": str(give_action(HIDDEN, recipient))}
+
+    def redeal(self, player: int, unseen: Collection[str], rng: random.Random) -> None:
+        others = [hand for seat, hand in enumerate(self.hands) if seat != player]
+        permute_hidden([self.deck, *others], unseen, rng)
+        self._legal = None
 
     def snapshot(self) -> Any:
         return (
