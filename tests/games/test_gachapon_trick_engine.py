@@ -84,6 +84,15 @@ def test_winner_buys_then_may_take_the_top_card_and_stop() -> None:
     assert {c.id for c in state.discard} == {"red-800", "red-700"}
 
 
+def test_after_the_top_card_the_winner_may_buy_no_more_trick_cards() -> None:
+    state = three_player_trick([5000, 5000, 5000])
+    play(state, "play red-800", "play red-700", "play blue-300", "buy blue-300")
+    play(state, "buy top of deck")  # clarification purchase-order: trick cards come first
+    assert legal(state) == ["done"]
+    with pytest.raises(IllegalAction):
+        state.apply("buy red-800")
+
+
 def test_win_transfers_to_the_next_in_the_majority_suit() -> None:
     state = three_player_trick([200, 5000, 5000])  # seat 0 cannot pay for any card
     play(state, "play red-800", "play red-700", "play blue-300")
@@ -125,6 +134,17 @@ def test_last_player_left_may_buy_from_their_hand() -> None:
     assert legal(state)[:1] == ["buy green-300"]
     play(state, "buy green-300", "done")
     assert state.round == 2  # the round was scored and the next one dealt
+
+
+def test_last_player_buys_hand_cards_before_the_top_card() -> None:
+    state = three_player_trick([900, 5000, 700])
+    play(state, "play red-800", "play red-700", "play blue-300", "buy red-800", "done")
+    state = arrange(state, out=[True, False, True], hands=[[], cards("green-300"), []])
+    state._after_purchases(leader=1)
+    play(state, "buy top of deck")  # clarification last-player: hand cards come first
+    assert legal(state) == ["done"]
+    with pytest.raises(IllegalAction):
+        state.apply("buy green-300")
 
 
 def test_refund_gives_back_a_toys_cost() -> None:
