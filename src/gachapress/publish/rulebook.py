@@ -237,7 +237,7 @@ def percent(value: int) -> str:
 
 
 def signed_percent(value: int) -> str:
-    return f"+{value}%" if value > 0 else f"−{-value}%" if value < 0 else "±0%"
+    return FORMATS["signed_percent"](value)
 
 
 # -- prose ----------------------------------------------------------------------------------------
