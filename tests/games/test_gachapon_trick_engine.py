@@ -291,7 +291,7 @@ def _scores_recomputed(state: Any, tally: Tally) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_hold_every_invariant(players: int) -> None:
-    games = games_per_count(2000)
+    games = games_per_count()
     tally = simulate(
         GAME, players, games, seed=players, full_check_every=40, at_end=_scores_recomputed
     )

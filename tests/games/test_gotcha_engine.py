@@ -731,12 +731,9 @@ def _independent_check(state: Any, tally: Tally) -> None:
 
 #: Random games per player count: GOTCHA!'s random games are long (600-1000 actions), so the
 #: harness plays about 20-40 games/s; these counts keep the file near a minute.
-HARNESS_GAMES = {3: 500, 4: 350, 5: 250}
-
-
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_random_games_hold_every_invariant(players: int) -> None:
-    games = games_per_count(HARNESS_GAMES[players])
+    games = games_per_count()
     tally = simulate(
         GAME, players, games, seed=players, full_check_every=60, at_end=_independent_check
     )

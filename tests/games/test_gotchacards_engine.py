@@ -825,7 +825,7 @@ def _party_recount(state: Any, tally: Tally) -> None:
 
 
 def test_random_competitive_games_hold_every_invariant() -> None:
-    games = games_per_count(2000)
+    games = games_per_count()
     tally = simulate(
         GAME, 2, games, mode="competitive", seed=2, full_check_every=40, at_end=_competitive_recount
     )
@@ -837,7 +837,7 @@ def test_random_competitive_games_hold_every_invariant() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_party_games_hold_every_invariant(players: int) -> None:
-    games = games_per_count(2000)
+    games = games_per_count()
     tally = simulate(
         GAME, players, games, mode="party", seed=players, full_check_every=40, at_end=_party_recount
     )
@@ -855,7 +855,7 @@ def test_random_beginner_games_hold_every_invariant(mode: str, players: int) -> 
         assert not {c for place in state._places() for c in place if c} & ADVANCED
 
     recount = _competitive_recount if mode == "competitive" else _party_recount
-    games = games_per_count(300)
+    games = games_per_count()
     tally = simulate(
         GAME,
         players,
