@@ -97,3 +97,18 @@ def test_examples_file_counts_passes(project_copy: Path) -> None:
     result = run_cli("check", "--examples", "more.yaml", cwd=project_copy)
     assert result.code == 0, result.err
     assert "more.yaml: 1 passed, 0 failed" in result.out
+
+
+def test_an_examples_file_may_leave_out_the_source(project_copy: Path) -> None:
+    extra = project_copy / "more.yaml"
+    extra.write_text(
+        "game: gachapon-trick\nexamples:\n"
+        "  - id: rich\n    rule: is_out\n    given: {money: 300}\n    expect: false\n"
+        "    text: {en: Three hundred yen is enough to stay in.}\n"
+        "  - {id: poor, rule: is_out, given: {money: 100}, expect: false, text: {en: x}}\n",
+        encoding="utf-8",
+    )
+    result = run_cli("check", "--examples", "more.yaml", cwd=project_copy)
+    assert result.code == 1, result.err
+    assert "more.yaml:8:59: error: example 'poor'" in result.err  # located at its line
+    assert "more.yaml: 1 passed, 1 failed" in result.out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from tests.conftest import ROOT
+from tests.harness import HARNESS_GAMES, THOROUGH_EVERY
 
 
 def test_readme_python_blocks_run() -> None:
@@ -24,3 +25,17 @@ def test_readme_test_command_is_what_ci_runs() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
     ci_steps = [line.replace(" --quiet", "") for line in ci[-len(steps) :]]
     assert ci_steps == steps
+
+
+def test_readme_states_what_the_harness_plays() -> None:
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    games = f"plays {HARNESS_GAMES:,} seeded random games for every game, mode and player count"
+    assert games in text
+    assert THOROUGH_EVERY == 10 and "after every action in one game of ten," in text
+    calls = [
+        line
+        for path in sorted((ROOT / "tests" / "games").glob("test_*_engine.py"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if "games_per_count(" in line
+    ]
+    assert calls and all("games_per_count()" in line for line in calls)  # no run plays fewer

@@ -375,6 +375,17 @@ def test_statistics_appear_in_the_book(tmp_path: Path) -> None:
             assert f"{row['rate'] * 100:.0f}%" in numbers
 
 
+def test_the_book_counts_the_games_that_reached_the_overtime_limit(tmp_path: Path) -> None:
+    stats = stats_module.book_statistics("gotchacards", RULES, tmp_path, games=6)
+    party = stats["modes"]["party"]
+    assert party["3"]["greedy"]["rare_events"] == {"overtime-limit": 0}
+    numbers = visible_text(
+        section(render_rulebooks(load_rules("gotchacards"), stats)["en"], "numbers")
+    )
+    assert numbers.count("overtime stopped at its limit") == 2  # one table for each mode
+    assert "3p, greedy 0 of 6" in numbers
+
+
 def test_charts_escape_their_labels_and_show_their_numbers() -> None:
     svg = bar_chart(
         "c",

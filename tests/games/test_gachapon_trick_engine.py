@@ -84,6 +84,15 @@ def test_winner_buys_then_may_take_the_top_card_and_stop() -> None:
     assert {c.id for c in state.discard} == {"red-800", "red-700"}
 
 
+def test_after_the_top_card_the_winner_may_buy_no_more_trick_cards() -> None:
+    state = three_player_trick([5000, 5000, 5000])
+    play(state, "play red-800", "play red-700", "play blue-300", "buy blue-300")
+    play(state, "buy top of deck")  # clarification purchase-order: trick cards come first
+    assert legal(state) == ["done"]
+    with pytest.raises(IllegalAction):
+        state.apply("buy red-800")
+
+
 def test_win_transfers_to_the_next_in_the_majority_suit() -> None:
     state = three_player_trick([200, 5000, 5000])  # seat 0 cannot pay for any card
     play(state, "play red-800", "play red-700", "play blue-300")
@@ -127,6 +136,17 @@ def test_last_player_left_may_buy_from_their_hand() -> None:
     assert state.round == 2  # the round was scored and the next one dealt
 
 
+def test_last_player_buys_hand_cards_before_the_top_card() -> None:
+    state = three_player_trick([900, 5000, 700])
+    play(state, "play red-800", "play red-700", "play blue-300", "buy red-800", "done")
+    state = arrange(state, out=[True, False, True], hands=[[], cards("green-300"), []])
+    state._after_purchases(leader=1)
+    play(state, "buy top of deck")  # clarification last-player: hand cards come first
+    assert legal(state) == ["done"]
+    with pytest.raises(IllegalAction):
+        state.apply("buy green-300")
+
+
 def test_refund_gives_back_a_toys_cost() -> None:
     state = three_player_trick([5000, 5000, 5000])
     state.stack.remove(state.refund_card)
@@ -139,6 +159,42 @@ def test_refund_gives_back_a_toys_cost() -> None:
     assert state.refund_holder is None and "red-800" in {c.id for c in state.discard}
     with pytest.raises(IllegalAction):
         state.apply("refund red-800")
+
+
+def test_a_refund_does_not_restore_the_no_spend_bonus() -> None:
+    state = three_player_trick([5000, 5000, 5000])
+    state.stack.remove(state.refund_card)
+    state.stack.append(state.refund_card)
+    play(state, "play red-800", "play red-700", "play blue-300", "buy red-800", "buy top of deck")
+    play(state, "refund red-800")  # clarification refund-and-bonus: the purchases still count
+    assert state.spent[0] and state.money[0] == 5000 - 500
+
+
+def test_the_next_round_is_led_by_the_most_points_in_total() -> None:
+    state = three_player_trick([1000, 5000, 1000])
+    arrange(state, points=[50, 0, 0], spent=[True, False, True])
+    state._score_round()  # this round: 5, 30, 5 points; in total 55, 30, 5
+    assert state.points == [55, 30, 5]
+    assert state.round == 2 and state.lead == 0  # clarification next-lead-on-total
+
+
+def test_two_players_get_their_own_starting_money_again_each_round() -> None:
+    state = GAME.new_game(players=2, seed=4)
+    while state.round == 1:
+        state.apply(state.legal_actions()[0])
+    assert state.money == [8000, 8000]  # clarification two-player-money-each-round
+
+
+def test_money_collections_refund_holder_and_a_discarded_hand_are_public() -> None:
+    state = three_player_trick([900, 5000, 5000])
+    state.stack.remove(state.refund_card)
+    state.refund_holder = 1
+    play(state, "play red-800", "play red-700", "play blue-300", "buy red-800", "done")
+    seen = state.observation(2)  # clarification what-is-public
+    assert seen["money"] == [100, 5000, 5000] and seen["out"] == [True, False, False]
+    assert seen["collections"] == [["red-800"], [], []] and seen["refund_holder"] == 1
+    assert {"green-200", "red-700", "blue-300"} <= set(seen["discard"])  # seat 0's hand too
+    assert seen["hand_sizes"] == [0, 1, 1]
 
 
 def deal(state: GachaponState, hands: list[str], top: str | None = None, **changes: Any) -> None:
@@ -235,7 +291,7 @@ def _scores_recomputed(state: Any, tally: Tally) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_hold_every_invariant(players: int) -> None:
-    games = games_per_count(2000)
+    games = games_per_count()
     tally = simulate(
         GAME, players, games, seed=players, full_check_every=40, at_end=_scores_recomputed
     )

@@ -13,6 +13,11 @@ from gachapress.data.load import load_rules
 from gachapress.data.model import Card
 from gachapress.games.gotcha import rules
 from gachapress.games.gotcha.model import GachaCard, Gotcha, ITunedCard, NoticeCard
+from gachapress.render.faces import game_faces
+from gachapress.render.layout import TextLine
+from gachapress.render.metrics import Measure
+from gachapress.render.presets import load_presets
+from tests.conftest import ROOT
 
 GAME = load_rules("gotcha")
 MODEL: Gotcha = GAME.model  # type: ignore[assignment]
@@ -265,3 +270,21 @@ def test_draw_order_starts_with_the_turn_player() -> None:
         for turn in range(players):
             order = rules.draw_order(MODEL, players, turn)
             assert order[0] == turn and sorted(order) == list(range(players))
+
+
+def test_rate_notice_faces_print_signed_amounts_that_their_text_explains() -> None:
+    decks = game_faces(
+        GAME,
+        ROOT / "templates",
+        load_presets(ROOT / "templates" / "print.yaml"),
+        Measure(ROOT / "build" / "fonts"),
+    )
+    faces = {face.key: face for deck in decks for face, _ in deck.fronts}
+    for notice in RATE_NOTICES:
+        lines = {item.text for item in faces[notice.id].items if isinstance(item, TextLine)}
+        sign = "+" if notice.effect.delta > 0 else "−"
+        assert f"{sign}{abs(notice.effect.delta)}%" in lines, notice.id
+        assert "a plus raises it, a minus lowers it" in notice.text["en"]
+    bonus = next(card for card in ITUNED if card.rate_bonus)
+    lines = {item.text for item in faces[bonus.id].items if isinstance(item, TextLine)}
+    assert f"排出率 +{bonus.rate_bonus}%" in lines

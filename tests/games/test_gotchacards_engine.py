@@ -23,6 +23,7 @@ from gachapress.games.gotchacards.engine import (
     GotchaState,
     PartyState,
 )
+from gachapress.sim import SimSpec, run_sim
 from tests.harness import Tally, games_per_count, simulate
 
 GAME = load_game("gotchacards")
@@ -274,15 +275,23 @@ def test_overtime_without_cards_to_draw_is_settled_by_a_coin() -> None:
     end = events(state, "round-end")[-1]
     assert events(state, "coin") and end["how"] == "coin" and end["points"] == [26, 26]
     assert end["hands"][first] == 2 and end["hands"][1 - first] == 0
+    assert state.rare_events() == {"overtime-limit": False}  # a coin, but not the limit
     assert sum(state.round_wins) == 1
 
 
-def test_safety_valve_after_ten_tied_overtime_turns() -> None:
+def test_safety_valve_after_the_limit_of_tied_overtime_turns() -> None:
     state = competitive(("rock-1", "rock-2"), turn=3)
-    state.overtime = GAME.model.competitive.overtime.max_turns  # ten tied overtime turns so far
+    state.overtime = GAME.model.competitive.overtime.max_turns  # that many tied turns so far
     play(state, "place rock-1", "place rock-2")
     assert events(state, "coin") and events(state, "round-end")[-1]["how"] == "coin"
     assert not events(state, "overtime")
+    assert state.rare_events() == {"overtime-limit": True}
+
+
+@pytest.mark.parametrize(("mode", "players"), [("competitive", 2), ("party", 4)])
+def test_simulated_play_never_reaches_the_overtime_limit(mode: str, players: int) -> None:
+    spec = SimSpec(game="gotchacards", players=players, games=1000, seed=14, mode=mode)
+    assert run_sim(spec).report()["rare_events"] == {"overtime-limit": 0}  # safety-valves
 
 
 def test_best_of_three_and_the_loser_chooses_each_time() -> None:
@@ -596,11 +605,12 @@ def test_party_overtime_safety_valve() -> None:
     state.deck = []
     play(state, "play rock-1", "play rock-2")
     # Rock against rock, 26 to 26. Each overtime turn the two rocks come back from the trash
-    # and tie again; after 20 such turns a coin decides.
+    # and tie again; after the limit of such turns a coin decides.
     while not state.is_terminal():
         play(state, legal(state)[0])
     assert len(events(state, "overtime")) == GAME.model.party.overtime.max_turns
     assert events(state, "coin") and state.end_condition() == "coin"
+    assert state.rare_events() == {"overtime-limit": True}
 
 
 def test_a_whole_two_player_party_game() -> None:
@@ -815,7 +825,7 @@ def _party_recount(state: Any, tally: Tally) -> None:
 
 
 def test_random_competitive_games_hold_every_invariant() -> None:
-    games = games_per_count(2000)
+    games = games_per_count()
     tally = simulate(
         GAME, 2, games, mode="competitive", seed=2, full_check_every=40, at_end=_competitive_recount
     )
@@ -827,7 +837,7 @@ def test_random_competitive_games_hold_every_invariant() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_party_games_hold_every_invariant(players: int) -> None:
-    games = games_per_count(2000)
+    games = games_per_count()
     tally = simulate(
         GAME, players, games, mode="party", seed=players, full_check_every=40, at_end=_party_recount
     )
@@ -845,7 +855,7 @@ def test_random_beginner_games_hold_every_invariant(mode: str, players: int) -> 
         assert not {c for place in state._places() for c in place if c} & ADVANCED
 
     recount = _competitive_recount if mode == "competitive" else _party_recount
-    games = games_per_count(300)
+    games = games_per_count()
     tally = simulate(
         GAME,
         players,
@@ -858,3 +868,17 @@ def test_random_beginner_games_hold_every_invariant(mode: str, players: int) -> 
         at_end=recount,
     )
     assert tally.games == games and not tally.verbs["hit"] and not tally.verbs["name"]
+
+
+def test_hand_sizes_and_whole_victory_piles_are_public() -> None:
+    state = party(
+        ["rock-1 paper-1", "scissors-1", "paper-2"], piles=["rock-2 rock-3", "", "capsule"]
+    )
+    for seat in range(3):  # clarification what-is-public
+        seen = state.observation(seat)
+        assert seen["hand_sizes"] == [2, 1, 1]
+        assert seen["piles"] == [["rock-2", "rock-3"], [], ["capsule"]]
+    duel = competitive(("rock-1 paper-1", "scissors-1"))
+    duel.piles = [take(duel, "rock-2"), []]
+    assert duel.observation(1)["piles"] == [["rock-2"], []]
+    assert duel.observation(1)["hand_sizes"] == [2, 1]

@@ -591,12 +591,9 @@ def _scores_recomputed(state: Any, tally: Tally) -> None:
 
 #: Games per player count: 2000 where the harness runs at about 300 games/s or more (2 and 3
 #: players), fewer with more players so that the whole file stays near a minute.
-HARNESS_GAMES = {2: 2000, 3: 2000, 4: 1500, 5: 1500, 6: 1500}
-
-
 @pytest.mark.parametrize("players", PLAYERS)
 def test_random_games_hold_every_invariant(players: int) -> None:
-    games = games_per_count(HARNESS_GAMES[players])
+    games = games_per_count()
     tally = simulate(
         GAME,
         players,
@@ -628,7 +625,7 @@ def dry_game(tmp_path_factory: pytest.TempPathFactory) -> Game:
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_rounds_end_when_the_deck_runs_dry(players: int, dry_game: Game) -> None:
-    games = games_per_count(600)
+    games = games_per_count()
     tally = simulate(dry_game, players, games, seed=100 + players, full_check_every=20)
     assert tally.games == games and tally.events["scored"] == 3 * games
     assert tally.verbs["pass"] > 0 and tally.events["refill"] > 0

@@ -115,3 +115,6 @@ def _print(report: dict[str, Any], elapsed: float) -> None:
     )
     ends = ", ".join(f"{name} {share:.1%}" for name, share in report["end_conditions"].items())
     console.print(f"end conditions: {ends}")
+    if report["rare_events"]:
+        rare = ", ".join(f"{name} {games}" for name, games in report["rare_events"].items())
+        console.print(f"games taking a rare path: {rare}")

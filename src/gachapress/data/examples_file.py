@@ -6,17 +6,23 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from gachapress.data.model import Example, Id, Strict
+from gachapress.data.model import Example, Id, Provenance, Strict
 from gachapress.data.validate import located_problems
 from gachapress.data.yamlsource import Locations, load_yaml
 from gachapress.errors import RulesError
+
+
+class ExtraExample(Example):
+    """A worked example of an extra file: one a user writes is the project's by default."""
+
+    source: Provenance = "project"
 
 
 class ExamplesFile(Strict):
     """The top of an examples file."""
 
     game: Id
-    examples: list[Example]
+    examples: list[ExtraExample]
 
 
 def load_examples_file(file: Path) -> tuple[ExamplesFile, Locations]:

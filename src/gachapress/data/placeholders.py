@@ -16,6 +16,12 @@ from gachapress.data.model import Card, GameBase
 
 PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([a-z0-9_.-]+)(?:\|([a-z_]+)(?::([a-z ]+))?)?\}")
 
+
+def _signed_percent(value: int) -> str:
+    """A change in percent with its sign, a true minus for a fall: "+10%", "−10%", "±0%"."""
+    return f"+{value}%" if value > 0 else f"−{-value}%" if value < 0 else "±0%"
+
+
 FORMATS: dict[str, Callable[[Any], str]] = {
     "yen": lambda v: f"¥{v:,}",
     "percent": lambda v: f"{v}%",
@@ -23,6 +29,7 @@ FORMATS: dict[str, Callable[[Any], str]] = {
     "list": lambda v: ", ".join(map(str, v)),
     "number": lambda v: f"{v:,}",
     "signed": lambda v: f"{v:+,}",
+    "signed_percent": _signed_percent,
     "icons": lambda v: _icons(v),
     "capital": lambda v: str(v)[:1].upper() + str(v)[1:],
 }

@@ -216,6 +216,11 @@ class State(ABC):
         """Why the game ended, for statistics (one word or short phrase)."""
         return "finished"
 
+    def rare_events(self) -> dict[str, bool]:
+        """Paths a game could take but should (almost) never, each True if this game took it:
+        `sim` and the rulebook count the games that did, zeros included."""
+        return {}
+
 
 @functools.cache
 def _shuffle_steps(length: int) -> tuple[tuple[int, int, int], ...]:

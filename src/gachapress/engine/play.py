@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gachapress.engine.bots import Bot, RandomBot
 from gachapress.engine.core import Game, State
@@ -20,6 +20,7 @@ class GameResult:
     actions: int
     rounds: int
     end_condition: str
+    rare_events: dict[str, bool] = field(default_factory=dict)
 
 
 def make_bots(game: Game, names: Sequence[str], players: int, seed: int) -> list[Bot]:
@@ -64,6 +65,12 @@ def play_game(
         if actions > limit:
             raise RuntimeError(f"{game.id}: game with seed {seed} exceeded {limit} actions")
     result = GameResult(
-        seed, state.scores(), state.winners(), actions, state.rounds_played(), state.end_condition()
+        seed,
+        state.scores(),
+        state.winners(),
+        actions,
+        state.rounds_played(),
+        state.end_condition(),
+        state.rare_events(),
     )
     return state, result

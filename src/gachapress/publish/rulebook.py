@@ -237,7 +237,7 @@ def percent(value: int) -> str:
 
 
 def signed_percent(value: int) -> str:
-    return f"+{value}%" if value > 0 else f"−{-value}%" if value < 0 else "±0%"
+    return FORMATS["signed_percent"](value)
 
 
 # -- prose ----------------------------------------------------------------------------------------
@@ -959,6 +959,7 @@ class Page:
                     ),
                     "charts": charts,
                     "endings": self.endings(by_count, counts, shown_bot),
+                    "rare": self.rare_events(by_count, counts, bots),
                 }
             )
         return {
@@ -1025,6 +1026,47 @@ class Page:
         return table(
             self.ui("endings_title", bot=self.bot(bot)),
             [cell(), *(cell(text(self.words.label("values", f"end-{name}"))) for name in names)],
+            rows,
+            cls="numeric",
+        )
+
+    def rare_events(
+        self, by_count: dict[str, Any], counts: list[str], bots: list[str]
+    ) -> dict[str, Any] | None:
+        """How many simulated games took each rare path the game names (zeros shown)."""
+        names = sorted(
+            {
+                name
+                for n in counts
+                for r in by_count[n].values()
+                for name in r.get("rare_events", {})
+            }
+        )
+        if not names:
+            return None
+        rows = [
+            [
+                cell(text(self.ui("players_bot", n=int(n), bot=self.bot(bot)))),
+                *(
+                    cell(
+                        text(
+                            self.ui(
+                                "of_games",
+                                n=report["rare_events"].get(name, 0),
+                                games=report["games"],
+                            )
+                        )
+                    )
+                    for name in names
+                ),
+            ]
+            for n in counts
+            for bot in bots
+            if (report := by_count[n].get(bot)) is not None
+        ]
+        return table(
+            self.ui("rare_title"),
+            [cell(), *(cell(text(self.words.label("values", f"rare-{name}"))) for name in names)],
             rows,
             cls="numeric",
         )

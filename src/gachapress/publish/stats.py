@@ -28,7 +28,7 @@ BOOK_SEED = 1
 #: Rules files that do not change how the game plays (prose, editor schema).
 NOT_PLAYED = frozenset({"book.yaml", "schema.json"})
 #: Bumped when the shape of the cached statistics changes.
-FORMAT = 1
+FORMAT = 2
 
 
 def book_statistics(

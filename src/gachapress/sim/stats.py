@@ -30,6 +30,8 @@ class Summary:
     actions: Counter[int] = field(default_factory=Counter)
     rounds: Counter[int] = field(default_factory=Counter)
     end_conditions: Counter[str] = field(default_factory=Counter)
+    rare_events: Counter[str] = field(default_factory=Counter)
+    """Games that took each rare path the game names (a name with 0 games is kept)."""
 
     def __post_init__(self) -> None:
         n = self.players
@@ -52,6 +54,8 @@ class Summary:
         self.actions[result.actions] += 1
         self.rounds[result.rounds] += 1
         self.end_conditions[result.end_condition] += 1
+        for name, happened in result.rare_events.items():
+            self.rare_events[name] += happened
 
     def merge(self, other: Summary) -> None:
         self.games += other.games
@@ -67,6 +71,8 @@ class Summary:
         self.actions.update(other.actions)
         self.rounds.update(other.rounds)
         self.end_conditions.update(other.end_conditions)
+        for name, games in other.rare_events.items():
+            self.rare_events[name] += games
 
     def report(self) -> dict[str, Any]:
         """The JSON-ready statistics (rounded, so the same counts always print the same)."""
@@ -93,6 +99,7 @@ class Summary:
             "end_conditions": {
                 name: _r(count / self.games) for name, count in sorted(self.end_conditions.items())
             },
+            "rare_events": dict(sorted(self.rare_events.items())),
         }
 
 

@@ -108,20 +108,21 @@ class GachaponState(PhasedState):
                 self.play_action[i] for i in rules.legal_plays(self.model, self.hands[seat], cards)
             ]
         money = self.money[seat]
-        if self.phase == BUY:
-            actions = [self.buy_action[c.id] for c in self.offer if c.cost <= money]
-            if not self.bought_any:
-                return actions
-        elif self.phase == LAST:
-            actions = [self.buy_action[c.id] for c in self.hands[seat] if c.cost <= money]
-        else:  # REFUND at the round's end
-            actions = []
+        actions = [self.buy_action[c.id] for c in self._buyable_cards(seat) if c.cost <= money]
+        if self.phase == BUY and not self.bought_any:
+            return actions
         if self.phase != REFUND and self._may_buy_top(money):
             actions.append(BUY_TOP)
         if self.refund_holder == seat:
             actions.extend(self.refund_action[c.id] for c in self.collections[seat])
         actions.append(DONE)
         return actions
+
+    def _buyable_cards(self, seat: int) -> list[ToyCard]:
+        """Trick cards (or the last player's hand) until a top card is bought (purchase-order)."""
+        if self.phase == REFUND or self.tops_bought:
+            return []
+        return self.offer if self.phase == BUY else self.hands[seat]
 
     def _may_buy_top(self, money: int) -> bool:
         """Seed, "Game Play": the top card for ¥500, once a trick (clarification purchase-order)."""

@@ -123,6 +123,9 @@ class GotchaState(PhasedState):
         self.spends: list[list[int]] = []
         self.queue: list[int] = []  # rollers still to roll, first to roll first
         self.announced: list[rules.Announcement] = []
+        # Notices a roller had face down and took back to hand: unusable for the rest of this
+        # spend (clarification placed-notice-after-roll).
+        self.held_back: list[frozenset[str]] = [frozenset()] * n
         self.order: list[int] = []  # who acts in turn in the placing and revealing steps
         self.step = 0  # index into ``order``
         self.placing_round = 0
@@ -146,6 +149,7 @@ class GotchaState(PhasedState):
         other.redraws = list(self.redraws)
         other.shown = [list(cards) for cards in self.shown]
         other.announced = list(self.announced)
+        other.held_back = list(self.held_back)
         other.order = list(self.order)
         other.placed_now, other.taken_now = dict(self.placed_now), dict(self.taken_now)
         other._legal = None if self._legal is None else list(self._legal)
@@ -207,7 +211,8 @@ class GotchaState(PhasedState):
         phase, seat = self.phase, self.turn
         if phase == ANNOUNCE:
             use = self.use_action
-            actions = [use[c.id] for c in self.hands[seat] if c.id in use]
+            held = self.held_back[seat]
+            actions = [use[c.id] for c in self.hands[seat] if c.id in use and c.id not in held]
             actions.append(PASS)
             return actions
         if phase == PLACE:
@@ -334,6 +339,7 @@ class GotchaState(PhasedState):
 
     def _resolve_spend(self) -> None:
         model = self.model
+        self.held_back = [frozenset()] * self.players  # a new spend: every notice may be used
         self.spends = [rules.spend_of(model, self.revealed[s]) for s in range(self.players)]
         self.queue = rules.spend_order(model, self.spends, self.turn_player)
         self.event(
@@ -392,6 +398,9 @@ class GotchaState(PhasedState):
         hit = rules.gacha_hit(model, rate, face)
         self.event("roll", seat=roller, face=face, rate=rate, hit=hit)
         # The roller's unrevealed cards go back to hand, the revealed ones to the discard.
+        self.held_back[roller] = frozenset(
+            c.id for c in self.placed[roller] if c.id in self.tables.notices
+        )
         self.hands[roller].extend(self.placed[roller])
         self.placed[roller] = []
         self.discard.extend(self.revealed[roller])
@@ -498,6 +507,7 @@ class GotchaState(PhasedState):
             ],
             "spends": [list(s) for s in self.spends] if not picking else None,
             "queue": list(self.queue),
+            "held_back": sorted(self.held_back[player]),
             "in_force": _ids(self.in_force),
             "announced": list(self.announced),
             "used": _ids(self.used),
@@ -571,6 +581,7 @@ class GotchaState(PhasedState):
             tuple(tuple(s) for s in self.spends),
             tuple(self.queue),
             tuple(self.announced),
+            tuple(tuple(sorted(h)) for h in self.held_back),
             tuple(self.order),
             self.step,
             self.placing_round,

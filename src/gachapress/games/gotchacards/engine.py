@@ -138,6 +138,7 @@ class GotchaState(PhasedState):
         self.turn = 0
         self.winner: int | None = None
         self.how = ""
+        self.overtime_limit = False  # a coin settled a tie at the safety valve
         # the turn being resolved
         self.revealed = False
         self.priority = 0
@@ -155,6 +156,10 @@ class GotchaState(PhasedState):
 
     def end_condition(self) -> str:
         return self.how or "unfinished"
+
+    def rare_events(self) -> dict[str, bool]:
+        """Clarification safety-valves: a bound that real play should never reach."""
+        return {"overtime-limit": self.overtime_limit}
 
     def points(self) -> list[int]:
         """Victory-pile points of each seat (seed, "Earning Points": each card is worth 1)."""
@@ -615,6 +620,7 @@ class CompetitiveState(GotchaState):
     def _overtime_turn(self) -> None:
         model = self.model
         if not rules.overtime_goes_on(model, COMPETITIVE, self.overtime):
+            self.overtime_limit = True
             self._coin_settles()
             return
         self.overtime += 1
@@ -911,6 +917,7 @@ class PartyState(GotchaState):
     def _overtime_turn(self, leaders: list[int]) -> None:
         model = self.model
         if not rules.overtime_goes_on(model, PARTY, self.overtime):
+            self.overtime_limit = True
             self._coin_settles(leaders)
             return
         previous = self.priority if self.overtime else None

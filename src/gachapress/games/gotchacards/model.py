@@ -34,6 +34,8 @@ Seat = Literal["player1", "player2"]
 
 Small = Annotated[int, Field(ge=1, le=20)]
 """A small positive number of cards or turns."""
+TurnBound = Annotated[int, Field(ge=1, le=100)]
+"""A safety valve on overtime turns: high enough that real play never reaches it."""
 
 
 class SwapEffect(Strict):
@@ -172,7 +174,7 @@ class CompetitiveOvertime(Strict):
     first_draw: Small
     draw_increment: Annotated[int, Field(ge=0, le=10)]
     player1: Literal["coin"]
-    max_turns: Small
+    max_turns: TurnBound
 
 
 class Competitive(Strict):
@@ -203,7 +205,7 @@ class PartyOvertime(Strict):
 
     participants: Literal["tied-leaders"]
     draw: Small
-    max_turns: Small
+    max_turns: TurnBound
 
 
 class Party(Strict):
