@@ -223,12 +223,13 @@ def _plan(
     """Every output of a game with the hash of what it is made from and how to write it."""
     from gachapress.publish.pnp import write_pnp
     from gachapress.render.faces import game_faces
+    from gachapress.render.fonts import cache_dir
     from gachapress.render.metrics import Measure
     from gachapress.render.presets import load_presets
     from gachapress.render.svg import face_svg, font_css
 
     presets = load_presets(options.templates / "print.yaml")
-    measure = Measure(options.build_dir / "fonts")
+    measure = Measure(cache_dir(options.build_dir))
     decks = game_faces(game, options.templates, presets, measure)
     faces = [face for deck in decks for face, _ in deck.fronts] + [deck.back for deck in decks]
     css = font_css(faces, measure.fonts)

@@ -1,0 +1,48 @@
+"""The caches that keep a rebuild quick: the static fonts are made once per machine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTFont
+from fontTools.varLib import instancer
+
+from gachapress.render import fonts
+
+
+def test_static_fonts_are_made_once_and_remade_when_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[int] = []
+    real = instancer.instantiateVariableFont
+
+    def counting(font: TTFont, axes: dict[str, int], **kwargs: object) -> TTFont:
+        made.append(axes["wght"])
+        return real(font, axes, **kwargs)
+
+    monkeypatch.setattr(instancer, "instantiateVariableFont", counting)
+    source = fonts._noto_variable()
+    first = fonts._static_instance(source, 700, tmp_path)
+    good = first.read_bytes()
+    assert fonts._static_instance(source, 700, tmp_path) == first
+    assert made == [700]  # from the cache
+    first.write_bytes(good[: len(good) // 2])  # a build killed while copying, a bad disk
+    assert fonts._static_instance(source, 700, tmp_path) == first
+    assert made == [700, 700]
+    assert first.read_bytes() == good
+    assert TTFont(first)["name"].getDebugName(4) == "Noto Sans Bold"
+
+
+def test_fonts_are_kept_for_every_project_in_the_user_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GACHAPRESS_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert fonts.cache_dir(tmp_path / "build") == tmp_path / "xdg" / "gachapress" / "fonts"
+    monkeypatch.setenv("GACHAPRESS_CACHE_DIR", str(tmp_path / "mine"))
+    assert fonts.cache_dir(tmp_path / "build") == tmp_path / "mine" / "fonts"
+    monkeypatch.delenv("GACHAPRESS_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.delenv("HOME")
+    assert fonts.cache_dir(tmp_path / "build") == tmp_path / "build" / "fonts"
