@@ -102,7 +102,10 @@ def _build_locked(
 ) -> BuildReport:
     out = options.out
     stage = outdir.staging_name(out, "stage")
-    work = [(game_id, options, previous, stage) for game_id in game_ids]
+    # Games build in a pool of ``jobs`` processes; one game alone runs its book simulations there
+    # instead (a pool's workers cannot start processes of their own).
+    sim_jobs = jobs if len(game_ids) == 1 else 1
+    work = [(game_id, options, previous, stage, sim_jobs) for game_id in game_ids]
     outcomes: list[GameOutcome] = []
     try:
         if jobs > 1 and len(work) > 1:
@@ -158,9 +161,9 @@ def _fill_stage(out: Path, stage: Path, entries: dict[str, str], previous: dict[
         _link(path, target)
 
 
-def _build_game(item: tuple[str, BuildOptions, dict[str, str], Path]) -> GameOutcome:
+def _build_game(item: tuple[str, BuildOptions, dict[str, str], Path, int]) -> GameOutcome:
     """Check one game and write the outputs whose hash changed into the stage."""
-    game_id, options, previous, stage = item
+    game_id, options, previous, stage, sim_jobs = item
     outcome = GameOutcome(game_id)
     inputs = _inputs_hash(game_id, options)
     mine = {rel: digest for rel, digest in previous.items() if rel.split("/", 1)[0] == game_id}
@@ -181,7 +184,7 @@ def _build_game(item: tuple[str, BuildOptions, dict[str, str], Path]) -> GameOut
     if outcome.problems:
         return outcome
     try:
-        plan = _plan(game, options, inputs)
+        plan = _plan(game, options, inputs, sim_jobs)
     except RulesError as exc:
         outcome.problems = exc.problems
         return outcome
@@ -218,7 +221,7 @@ def _present(out: Path, rels: set[str]) -> bool:
 
 
 def _plan(
-    game: GameData, options: BuildOptions, inputs: str
+    game: GameData, options: BuildOptions, inputs: str, sim_jobs: int = 1
 ) -> dict[str, tuple[str, Writer]]:
     """Every output of a game with the hash of what it is made from and how to write it."""
     from gachapress.publish.pnp import write_pnp
@@ -244,7 +247,9 @@ def _plan(
     from gachapress.publish.rulebook import render_rulebooks
     from gachapress.publish.stats import book_statistics
 
-    stats = book_statistics(game.id, options.root / "rules", options.build_dir / "stats")
+    stats = book_statistics(
+        game.id, options.root / "rules", options.build_dir / "stats", jobs=sim_jobs, game=game
+    )
     for lang, html in render_rulebooks(game, stats, templates_dir=options.templates).items():
         plan[f"{game.id}/rulebook.{lang}.html"] = (
             hash_text(html),

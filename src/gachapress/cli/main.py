@@ -9,6 +9,7 @@ from gachapress.cli.cards_cmd import cards
 from gachapress.cli.check_cmd import check
 from gachapress.cli.list_cmd import list_games
 from gachapress.cli.schema_cmd import schema
+from gachapress.cli.serve_cmd import serve
 from gachapress.cli.sim_cmd import sim
 
 app = typer.Typer(
@@ -24,6 +25,7 @@ app.command("check")(check)
 app.command("schema")(schema)
 app.command("sim")(sim)
 app.command("build")(build_command)
+app.command("serve")(serve)
 
 if __name__ == "__main__":
     app()
