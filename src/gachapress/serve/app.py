@@ -23,6 +23,7 @@ from starlette.routing import Route
 from gachapress.build.builder import PAPERS, BuildOptions
 from gachapress.data.load import load_rules
 from gachapress.errors import RulesError
+from gachapress.render.fonts import japanese_font_path
 from gachapress.serve import files, sheets
 from gachapress.serve.gallery import DeckGallery, game_gallery
 from gachapress.serve.live import Live
@@ -191,8 +192,16 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
         script = Path(__file__).with_name("pages") / "live.js"
         return FileResponse(script, media_type="text/javascript", headers=files.NO_CACHE)
 
+    async def japanese_font(request: Request) -> Response:
+        return FileResponse(japanese_font_path(), media_type="font/ttf")
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
     routes = [
         Route("/_serve/live.js", live_js),
+        Route("/_serve/font/ja.ttf", japanese_font),
+        Route("/favicon.ico", no_icon),
         Route("/_serve/events", events),
         Route("/_serve/gallery/{game}", gallery),
         Route("/_serve/sheets/{game}", sheet_list),

@@ -7,7 +7,7 @@
   const games = me.dataset.games.split(" ").filter(Boolean);
   const style = document.createElement("style");
   style.textContent = `
-    #gachapress-bar { position: fixed; top: 0; left: 0; right: 0; z-index: 2147483646;
+    #gachapress-bar { position: sticky; top: 0; z-index: 2147483646; margin: 0 0 .5rem;
       font: 14px/1.6 system-ui, sans-serif; background: #222; color: #eee; padding: .3rem .8rem;
       display: flex; flex-wrap: wrap; gap: .2rem 1rem; }
     #gachapress-bar a { color: #fff; }
