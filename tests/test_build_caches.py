@@ -1,7 +1,9 @@
-"""The caches that keep a rebuild quick: the static fonts are made once per machine."""
+"""The caches that keep a rebuild quick: static fonts made once per machine, templates and font
+subsets made once per process."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -46,3 +48,26 @@ def test_fonts_are_kept_for_every_project_in_the_user_cache(
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.delenv("HOME")
     assert fonts.cache_dir(tmp_path / "build") == tmp_path / "build" / "fonts"
+
+
+def test_templates_compile_once_per_process_and_reload_when_edited(tmp_path: Path) -> None:
+    from gachapress.publish.rulebook import environment
+
+    page = tmp_path / "page.j2"
+    page.write_text("first {{ n }}", encoding="utf-8")
+    env = environment(tmp_path)
+    assert env.get_template("page.j2").render(n=1) == "first 1"
+    assert environment(tmp_path) is env
+    page.write_text("second {{ n }}", encoding="utf-8")
+    later = page.stat().st_mtime + 5
+    os.utime(page, (later, later))
+    assert environment(tmp_path).get_template("page.j2").render(n=2) == "second 2"
+
+
+def test_font_subsets_are_made_once_per_set_of_characters() -> None:
+    from gachapress.render.svg import _subset
+
+    path = str(fonts.japanese_font_path())
+    _subset.cache_clear()
+    assert _subset(path, "abc") == _subset(path, "abc")
+    assert _subset.cache_info().hits == 1
