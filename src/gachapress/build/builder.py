@@ -282,15 +282,16 @@ def _stage_index(
 ) -> bool:
     """Write the site index into the stage when any game built into out/ (or the templates)
     changed; record its hash in ``entries``. Returns whether it was written."""
-    from gachapress.data.load import load_rules
     from gachapress.games import GAME_IDS
-    from gachapress.publish.site import write_index
 
     built = [game_id for game_id in GAME_IDS if f"{game_id}/" in entries]
     digest = hash_text(*(entries[f"{game_id}/"] for game_id in built), repr(options.papers))
     entries[INDEX] = digest
     if previous.get(INDEX) == digest and (options.out / INDEX).is_file():
         return False
+    from gachapress.data.load import load_rules  # only when the index is written anew
+    from gachapress.publish.site import write_index
+
     games = [load_rules(game_id, options.root / "rules") for game_id in built]
     write_index(games, stage, templates_dir=options.templates, papers=options.papers)
     return True
