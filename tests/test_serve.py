@@ -120,3 +120,36 @@ def test_the_gallery_shows_every_face_and_back_with_counts(preview: Preview) -> 
             assert f'src="/gotcha/cards/{card.id}.svg?v=0"' in html
             assert f"<code>{card.id}</code> × {card.count}</p>" in html
         assert f"<code>back-{deck_id}</code> × {deck.size()}</p>" in html
+
+
+def test_serve_help_explains_it() -> None:
+    from tests.conftest import run_cli
+
+    result = run_cli("serve", "--help")
+    assert result.code == 0
+    text = " ".join(result.out.split())
+    for words in ("--port", "--host", "127.0.0.1", "--root", "gallery", "file:line:col", "Ctrl-C"):
+        assert words in text, words
+
+
+def test_a_lone_game_runs_its_book_simulations_across_the_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from gachapress.build.builder import build
+    from gachapress.publish import stats
+    from tests.conftest import ROOT
+
+    shutil.copytree(RULES, tmp_path / "rules")
+    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    asked: list[int] = []
+
+    def recording(game_id: str, *args: object, jobs: int = 1, **kwargs: object) -> dict:
+        asked.append(jobs)
+        return {}
+
+    monkeypatch.setattr(stats, "book_statistics", recording)
+    options = BuildOptions(root=tmp_path, out=tmp_path / "out", papers=("a4",))
+    assert not build(["rps-fire"], options, jobs=2).problems
+    assert asked == [2]
