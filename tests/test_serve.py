@@ -153,3 +153,16 @@ def test_a_lone_game_runs_its_book_simulations_across_the_jobs(
     options = BuildOptions(root=tmp_path, out=tmp_path / "out", papers=("a4",))
     assert not build(["rps-fire"], options, jobs=2).problems
     assert asked == [2]
+
+
+def test_a_taken_port_is_said_at_once(tmp_path: Path) -> None:
+    import socket
+
+    from tests.conftest import run_cli
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = run_cli("serve", "gotcha", "--port", str(port), "--root", str(tmp_path))
+    assert result.code == 1
+    assert f"error: cannot listen on 127.0.0.1:{port}" in result.err
+    assert not (tmp_path / "out").exists()  # said before building anything

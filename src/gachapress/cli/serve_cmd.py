@@ -56,12 +56,11 @@ def serve(
     import uvicorn
 
     from gachapress.serve.app import Preview, PreviewServer, create_app
+    from gachapress.serve.rebuild import prepare
 
     selected = select_games(games)
     options = BuildOptions(root=root, out=root / "out")
     preview = Preview(options, selected, report=lambda line: typer.echo(line, err=True))
-    typer.echo(f"building {', '.join(selected)} ...", err=True)
-    preview.build(selected)
     try:
         listener = socket.create_server(
             (host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -69,6 +68,14 @@ def serve(
     except OSError as exc:
         typer.echo(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
+    typer.echo(f"building {', '.join(selected)} ...", err=True)
+    try:
+        preview.build(selected)
+        prepare(options)
+    except KeyboardInterrupt:
+        listener.close()
+        typer.echo("stopped", err=True)
+        raise typer.Exit(130) from None
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     hosts = ["127.0.0.1", "localhost", "[::1]", "::1", host] if _loopback(host) else ["*"]
