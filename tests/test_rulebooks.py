@@ -359,10 +359,21 @@ def test_statistics_are_cached_by_the_rules_that_play(
     book.write_text(book.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     stats_module.book_statistics("gachapon-trick", rules, cache, games=6)
     assert len(calls) == 6  # prose does not change how the game plays
+    decks = rules / "gachapon-trick" / "decks.yaml"
+    text = decks.read_text(encoding="utf-8")
+    edited = text.replace("it is worth nothing.", "it is worth nothing at all.")
+    edited = edited.replace('hex: "#d62839"', 'hex: "#c01020"').replace("{en: Robot}", "{en: Bot}")
+    assert edited.count("at all") == 1 and "#c01020" in edited and "Bot}" in edited
+    decks.write_text(edited, encoding="utf-8")
+    stats_module.book_statistics("gachapon-trick", rules, cache, games=6)
+    assert len(calls) == 6  # a card's text, name or colour does not either
+    decks.write_text(edited.replace("costs: [800,", "costs: [900,"), encoding="utf-8")
+    stats_module.book_statistics("gachapon-trick", rules, cache, games=6)
+    assert len(calls) == 12  # a card's cost does
     game_yaml = rules / "gachapon-trick" / "game.yaml"
     game_yaml.write_text(game_yaml.read_text().replace("money: 8000", "money: 9000"))
     stats_module.book_statistics("gachapon-trick", rules, cache, games=6)
-    assert len(calls) == 12
+    assert len(calls) == 18
 
 
 def test_statistics_appear_in_the_book(tmp_path: Path) -> None:

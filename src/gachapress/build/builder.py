@@ -103,7 +103,10 @@ def _build_locked(
 ) -> BuildReport:
     out = options.out
     stage = outdir.staging_name(out, "stage")
-    work = [(game_id, options, previous, stage) for game_id in game_ids]
+    # Games build in a pool of ``jobs`` processes; one game alone runs its book simulations there
+    # instead (a pool's workers cannot start processes of their own).
+    sim_jobs = jobs if len(game_ids) == 1 else 1
+    work = [(game_id, options, previous, stage, sim_jobs) for game_id in game_ids]
     outcomes: list[GameOutcome] = []
     try:
         if jobs > 1 and len(work) > 1:
@@ -159,9 +162,9 @@ def _fill_stage(out: Path, stage: Path, entries: dict[str, str], previous: dict[
         link(path, target)
 
 
-def _build_game(item: tuple[str, BuildOptions, dict[str, str], Path]) -> GameOutcome:
+def _build_game(item: tuple[str, BuildOptions, dict[str, str], Path, int]) -> GameOutcome:
     """Check one game and write the outputs whose hash changed into the stage."""
-    game_id, options, previous, stage = item
+    game_id, options, previous, stage, sim_jobs = item
     outcome = GameOutcome(game_id)
     inputs = _inputs_hash(game_id, options)
     mine = {rel: digest for rel, digest in previous.items() if rel.split("/", 1)[0] == game_id}
@@ -182,7 +185,7 @@ def _build_game(item: tuple[str, BuildOptions, dict[str, str], Path]) -> GameOut
     if outcome.problems:
         return outcome
     try:
-        plan = _plan(game, options, inputs)
+        plan = _plan(game, options, inputs, sim_jobs)
     except RulesError as exc:
         outcome.problems = exc.problems
         return outcome
@@ -220,17 +223,18 @@ def _present(out: Path, rels: set[str]) -> bool:
 
 
 def _plan(
-    game: GameData, options: BuildOptions, inputs: str
+    game: GameData, options: BuildOptions, inputs: str, sim_jobs: int = 1
 ) -> dict[str, tuple[str, Writer]]:
     """Every output of a game with the hash of what it is made from and how to write it."""
     from gachapress.publish.pnp import write_pnp
     from gachapress.render.faces import game_faces
+    from gachapress.render.fonts import cache_dir
     from gachapress.render.metrics import Measure
     from gachapress.render.presets import load_presets
     from gachapress.render.svg import face_svg, font_css
 
     presets = load_presets(options.templates / "print.yaml")
-    measure = Measure(options.build_dir / "fonts")
+    measure = Measure(cache_dir(options.build_dir))
     decks = game_faces(game, options.templates, presets, measure)
     faces = [face for deck in decks for face, _ in deck.fronts] + [deck.back for deck in decks]
     css = font_css(faces, measure.fonts)
@@ -245,7 +249,9 @@ def _plan(
     from gachapress.publish.rulebook import render_rulebooks
     from gachapress.publish.stats import book_statistics
 
-    stats = book_statistics(game.id, options.root / "rules", options.build_dir / "stats")
+    stats = book_statistics(
+        game.id, options.root / "rules", options.build_dir / "stats", jobs=sim_jobs, game=game
+    )
     for lang, html in render_rulebooks(game, stats, templates_dir=options.templates).items():
         plan[f"{game.id}/rulebook.{lang}.html"] = (
             hash_text(html),
@@ -278,15 +284,16 @@ def _stage_index(
 ) -> bool:
     """Write the site index into the stage when any game built into out/ (or the templates)
     changed; record its hash in ``entries``. Returns whether it was written."""
-    from gachapress.data.load import load_rules
     from gachapress.games import GAME_IDS
-    from gachapress.publish.site import write_index
 
     built = [game_id for game_id in GAME_IDS if f"{game_id}/" in entries]
     digest = hash_text(*(entries[f"{game_id}/"] for game_id in built), repr(options.papers))
     entries[INDEX] = digest
     if previous.get(INDEX) == digest and (options.out / INDEX).is_file():
         return False
+    from gachapress.data.load import load_rules  # only when the index is written anew
+    from gachapress.publish.site import write_index
+
     games = [load_rules(game_id, options.root / "rules") for game_id in built]
     write_index(games, stage, templates_dir=options.templates, papers=options.papers)
     return True

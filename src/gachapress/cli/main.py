@@ -10,6 +10,7 @@ from gachapress.cli.check_cmd import check
 from gachapress.cli.export_cmd import export_command
 from gachapress.cli.list_cmd import list_games
 from gachapress.cli.schema_cmd import schema
+from gachapress.cli.serve_cmd import serve
 from gachapress.cli.sim_cmd import sim
 
 app = typer.Typer(
@@ -26,6 +27,7 @@ app.command("schema")(schema)
 app.command("sim")(sim)
 app.command("build")(build_command)
 app.command("export")(export_command)
+app.command("serve")(serve)
 
 if __name__ == "__main__":
     app()

@@ -72,6 +72,7 @@ def templates_dir_for(game: GameData) -> Path:
     return source_templates_dir()
 
 
+@cache  # one per folder and process: templates compile once, and reload when edited
 def environment(templates_dir: Path) -> jinja2.Environment:
     """A Jinja2 environment that escapes everything and refuses undefined names."""
     env = jinja2.Environment(

@@ -1,12 +1,18 @@
 """The fonts cards and sheets are set in, all embedded: Noto Sans for Latin text (a static
-Regular and Bold made from the variable font), IPAexGothic for Japanese."""
+Regular and Bold made from the variable font), IPAexGothic for Japanese.
+
+Making the static fonts takes seconds, so they are made once per machine and kept in the user's
+cache folder, named by the versions of the font package and of fontTools; a cached file whose
+bytes no longer match the digest written beside it is made again."""
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 from dataclasses import dataclass
 from functools import cache
+from importlib.metadata import version
 from pathlib import Path
 
 from fontTools.ttLib import TTFont
@@ -25,6 +31,8 @@ LATIN = (
     *range(0x2190, 0x2200),
     0x2212,
 )
+#: Bumped when the way the static fonts are made changes.
+FORMAT = "v5"
 
 
 @dataclass(frozen=True)
@@ -48,15 +56,29 @@ def _noto_variable() -> Path:
     return _package_dir("fontpkg_noto_sans") / "files" / "NotoSans[wdth,wght].ttf"
 
 
-def _ipaex() -> Path:
+def japanese_font_path() -> Path:
+    """IPAexGothic, as the font package installs it (the preview's pages use it too)."""
     return _package_dir("matplotlib_fontja") / "fonts" / "ipaexg.ttf"
+
+
+def cache_dir(build_dir: Path) -> Path:
+    """Where the static fonts are kept: ``$GACHAPRESS_CACHE_DIR``, else the user's cache folder
+    (``$XDG_CACHE_HOME`` or ``~/.cache``), else (no home folder) the project's ``build/``."""
+    if os.environ.get("GACHAPRESS_CACHE_DIR"):
+        return Path(os.environ["GACHAPRESS_CACHE_DIR"]) / "fonts"
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "gachapress" / "fonts"
+    if os.environ.get("HOME"):
+        return Path(os.environ["HOME"]) / ".cache" / "gachapress" / "fonts"
+    return build_dir / "fonts"
 
 
 def _static_instance(source: Path, weight: int, cache_dir: Path) -> Path:
     """A static TrueType instance of the variable font, made once and cached."""
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:12]
-    target = cache_dir / f"NotoSans-{weight}-{digest}-v4.ttf"
-    if not target.exists():
+    made_from = f"{version('fontpkg-noto-sans')}-{version('fonttools')}-{FORMAT}"
+    target = cache_dir / f"NotoSans-{weight}-{made_from}.ttf"
+    digest_file = target.with_name(target.name + ".sha256")
+    if not _intact(target, digest_file):
         from fontTools import subset
         from fontTools.varLib.instancer import instantiateVariableFont
 
@@ -80,10 +102,23 @@ def _static_instance(source: Path, weight: int, cache_dir: Path) -> Path:
         ):
             names.setName(value, record_id, 3, 1, 0x409)
             names.setName(value, record_id, 1, 0, 0)
-        temporary = target.with_suffix(".tmp")
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         static.save(temporary)
+        digest_file.write_text(_digest(temporary), encoding="ascii")
         temporary.replace(target)
     return target
+
+
+def _intact(target: Path, digest_file: Path) -> bool:
+    """Whether a cached font is there with the bytes it was saved with."""
+    try:
+        return digest_file.read_text(encoding="ascii") == _digest(target)
+    except OSError:
+        return False
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @cache
@@ -99,7 +134,9 @@ def font_files(cache_dir: Path) -> dict[str, FontFile]:
         )
         for role, weight in WEIGHTS.items()
     }
-    fonts["ja"] = FontFile("IPAexGothic", _ipaex(), "IPAexGothic", "IPA Font License v1.0")
+    fonts["ja"] = FontFile(
+        "IPAexGothic", japanese_font_path(), "IPAexGothic", "IPA Font License v1.0"
+    )
     return fonts
 
 

@@ -9,6 +9,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 
 import svgwrite
@@ -175,6 +176,7 @@ def font_css(faces: Iterable[Face], fonts: dict[str, FontFile]) -> str:
     return "".join(rules)
 
 
+@lru_cache(maxsize=64)  # a preview rebuilds a game whose characters seldom change
 def _subset(path: str, characters: str) -> str:
     options = subset.Options()
     options.layout_features = ["kern", "liga"]

@@ -1,0 +1,91 @@
+"""`gachapress serve`: preview the cards, sheets and rulebooks, rebuilt and reloaded on save."""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import socket
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gachapress.build.builder import BuildOptions
+from gachapress.cli.common import RootOption, select_games
+
+#: Seconds an open request (an event stream) may hold up stopping.
+GRACE = 2
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(
+    games: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[GAME]...", show_default=False, help="Games to preview (default: all)."
+        ),
+    ] = None,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="Port to listen on (0: any free).")
+    ] = 8000,
+    host: Annotated[
+        str,
+        typer.Option("--host", help="Address to listen on; only this machine by default."),
+    ] = "127.0.0.1",
+    root: RootOption = Path("."),
+) -> None:
+    """Preview the games in a browser while you edit them.
+
+    Builds the games into out/ and serves it: the index, the rulebooks, the PDFs,
+    and for each game a card gallery and its sheets as pictures.
+
+    Every save under rules/ or templates/ rebuilds only the games it touches, and
+    the open pages reload by themselves. A save that fails `check` shows its errors
+    (file:line:col and message) over the last good build until the file is fixed.
+
+    Listens on this machine only unless --host says otherwise; Ctrl-C stops it.
+    """
+    import uvicorn
+
+    from gachapress.serve.app import Preview, PreviewServer, create_app
+    from gachapress.serve.rebuild import prepare
+
+    selected = select_games(games)
+    options = BuildOptions(root=root, out=root / "out")
+    preview = Preview(options, selected, report=lambda line: typer.echo(line, err=True))
+    try:
+        listener = socket.create_server(
+            (host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET
+        )
+    except OSError as exc:
+        typer.echo(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"building {', '.join(selected)} ...", err=True)
+    try:
+        preview.build(selected)
+        prepare(options)
+    except KeyboardInterrupt:
+        listener.close()
+        typer.echo("stopped", err=True)
+        raise typer.Exit(130) from None
+    bound = listener.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    hosts = ["127.0.0.1", "localhost", "[::1]", "::1", host] if _loopback(host) else ["*"]
+    app = create_app(preview, allowed_hosts=hosts)
+    config = uvicorn.Config(
+        app, log_level="warning", timeout_graceful_shutdown=GRACE, lifespan="on"
+    )
+    server = PreviewServer(config, preview)
+    typer.echo(f"serving http://{shown}:{bound}/ (Ctrl-C to stop)")
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises Ctrl-C again once stopped
+        server.run(sockets=[listener])
+    typer.echo("stopped", err=True)
+

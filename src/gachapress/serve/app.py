@@ -1,0 +1,215 @@
+"""The preview server as a Starlette application: out/ and the index, each game's gallery and
+sheets, an event stream that tells open pages to reload or show a check error, and the watcher
+that rebuilds what a saved file touches."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+
+import uvicorn
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from gachapress.build.builder import PAPERS, BuildOptions
+from gachapress.data.load import load_rules
+from gachapress.errors import RulesError
+from gachapress.render.fonts import japanese_font_path
+from gachapress.serve import files, sheets
+from gachapress.serve.gallery import DeckGallery, game_gallery
+from gachapress.serve.live import Live
+from gachapress.serve.rebuild import rebuild, touched_games
+
+#: Seconds between keep-alive comments on an idle event stream.
+KEEP_ALIVE = 15.0
+PAGES = Environment(
+    loader=PackageLoader("gachapress.serve", "pages"), autoescape=select_autoescape(["j2"])
+)
+
+
+@dataclass
+class Preview:
+    """One preview: the project, the games it shows, and what the pages are told."""
+
+    options: BuildOptions
+    games: Sequence[str]
+    live: Live = field(default_factory=Live)
+    galleries: dict[str, list[DeckGallery]] = field(default_factory=dict)
+    report: Callable[[str], None] = lambda line: None
+    stop: asyncio.Event | None = None
+    loop: asyncio.AbstractEventLoop | None = None
+
+    def build(self, games: Sequence[str]) -> None:
+        """Rebuild ``games`` (blocking: run it in a thread); note problems and galleries."""
+        published, problems = rebuild(self.options, games)
+        self.live.problems = {**self.live.problems, **problems}  # one swap: pages read it
+        for game, lines in problems.items():
+            for line in lines:
+                self.report(line)
+            if not lines:
+                self.galleries[game] = self._gallery(game)
+        if published:
+            self.live.generation += 1
+            self.report(f"rebuilt {', '.join(games)}")
+
+    def _gallery(self, game: str) -> list[DeckGallery]:
+        try:
+            return game_gallery(load_rules(game, self.options.root / "rules"))
+        except RulesError:  # saved again since the build: keep the last good gallery
+            return self.galleries.get(game, [])
+
+    async def watch(self) -> None:
+        """Rebuild on every save of rules/ or templates/, one batch of changes at a time."""
+        from watchfiles import awatch
+
+        assert self.stop is not None
+        root = self.options.root
+        async for changes in awatch(
+            root / "rules", self.options.templates, stop_event=self.stop, debounce=400, step=30
+        ):
+            games = touched_games((path for _, path in changes), root, self.games)
+            if games:
+                await asyncio.to_thread(self.build, games)
+                self.live.publish()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        self.stop = asyncio.Event()
+        self.loop = asyncio.get_running_loop()
+        watcher = asyncio.create_task(self.watch())
+        try:
+            yield
+        finally:
+            self.stop.set()
+            self.live.close()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(watcher, timeout=5)
+
+    def close_streams(self) -> None:
+        """End the event streams so that the server can stop without waiting for them (safe
+        to call from a signal handler or another thread)."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.live.close)
+
+
+class PreviewServer(uvicorn.Server):
+    """uvicorn's server, ending the pages' event streams as soon as it is asked to stop."""
+
+    def __init__(self, config: uvicorn.Config, preview: Preview) -> None:
+        super().__init__(config)
+        self.preview = preview
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        self.preview.close_streams()
+        super().handle_exit(sig, frame)
+
+
+def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starlette:
+    out = preview.options.out
+
+    def page(html: str) -> HTMLResponse:
+        tag = files.live_tag(preview.live.generation, list(preview.games))
+        return HTMLResponse(files.with_live_script(html, tag), headers=files.NO_CACHE)
+
+    async def out_file(request: Request) -> Response:
+        path = files.inside(out, request.path_params["path"])
+        if path is None:
+            return Response("not found", status_code=404, media_type="text/plain")
+        if path.suffix == ".html":
+            return page(path.read_text(encoding="utf-8"))
+        return FileResponse(path, headers=files.NO_CACHE)
+
+    def known(request: Request) -> str | None:
+        game = request.path_params["game"]
+        return game if game in preview.games else None
+
+    async def gallery(request: Request) -> Response:
+        game = known(request)
+        if game is None:
+            return Response("no such game in this preview", status_code=404)
+        decks = preview.galleries.get(game, [])
+        template = PAGES.get_template("gallery.html.j2")
+        return page(template.render(game=game, decks=decks, generation=preview.live.generation))
+
+    async def sheet_list(request: Request) -> Response:
+        game = known(request)
+        if game is None:
+            return Response("no such game in this preview", status_code=404)
+        papers = []
+        for paper in PAPERS:
+            pdf = out / game / f"{game}-pnp-{paper}.pdf"
+            if pdf.is_file():
+                count = await asyncio.to_thread(sheets.page_count, pdf)
+                papers.append({"id": paper, "pdf": pdf.name, "pages": count,
+                               "version": sheets.pdf_digest(pdf)})
+        template = PAGES.get_template("sheets.html.j2")
+        return page(template.render(game=game, papers=papers))
+
+    async def sheet_picture(request: Request) -> Response:
+        game, paper = known(request), request.path_params["paper"]
+        pdf = out / str(game) / f"{game}-pnp-{paper}.pdf"
+        if game is None or paper not in PAPERS or not pdf.is_file():
+            return Response("not found", status_code=404)
+        cache = preview.options.build_dir / "serve" / "sheets"
+        picture = await asyncio.to_thread(
+            sheets.page_picture, pdf, request.path_params["page"], cache
+        )
+        if picture is None:
+            return Response("not found", status_code=404)
+        return FileResponse(picture, headers=files.NO_CACHE)
+
+    async def events(request: Request) -> Response:
+        queue = preview.live.listen()
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                while True:
+                    try:
+                        message = await asyncio.wait_for(queue.get(), KEEP_ALIVE)
+                    except TimeoutError:
+                        yield ": keep-alive\n\n"
+                        continue
+                    if message is None:
+                        return
+                    yield f"data: {message}\n\n"
+            finally:
+                preview.live.forget(queue)
+
+        return StreamingResponse(
+            stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+        )
+
+    async def live_js(request: Request) -> Response:
+        script = Path(__file__).with_name("pages") / "live.js"
+        return FileResponse(script, media_type="text/javascript", headers=files.NO_CACHE)
+
+    async def japanese_font(request: Request) -> Response:
+        return FileResponse(japanese_font_path(), media_type="font/ttf")
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    routes = [
+        Route("/_serve/live.js", live_js),
+        Route("/_serve/font/ja.ttf", japanese_font),
+        Route("/favicon.ico", no_icon),
+        Route("/_serve/events", events),
+        Route("/_serve/gallery/{game}", gallery),
+        Route("/_serve/sheets/{game}", sheet_list),
+        Route("/_serve/sheets/{game}/{paper}/{page:int}.png", sheet_picture),
+        Route("/{path:path}", out_file),
+    ]
+    return Starlette(
+        routes=routes,
+        lifespan=preview.lifespan,
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
+    )

@@ -1,0 +1,73 @@
+"""From saved files to rebuilt games: which games an edit touches, and building just those."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from gachapress.build.builder import BuildOptions, build
+from gachapress.build.outdir import OutputError
+
+#: The code a rebuild runs that a build with nothing to do never loads.
+REBUILD_MODULES = (
+    "gachapress.checks",
+    "gachapress.publish.pnp",
+    "gachapress.publish.site",
+    "gachapress.publish.stats",
+    "gachapress.render.faces",
+    "gachapress.render.svg",
+)
+
+
+def touched_games(changed: Iterable[Path | str], root: Path, games: Sequence[str]) -> list[str]:
+    """The games (of ``games``) whose outputs a change of these files may alter: a file of
+    ``rules/<game>/`` or the layout ``templates/cards/<game>.yaml`` touches that game; any
+    other template touches every game."""
+    rules, templates = (root / "rules").resolve(), (root / "templates").resolve()
+    touched: set[str] = set()
+    for name in changed:
+        path = Path(name).resolve()
+        if path.is_relative_to(rules):
+            parts = path.relative_to(rules).parts
+            touched.update(parts[:1])
+        elif path.is_relative_to(templates):
+            parts = path.relative_to(templates).parts
+            if len(parts) == 2 and parts[0] == "cards" and Path(parts[1]).stem in games:
+                touched.add(Path(parts[1]).stem)
+            else:
+                touched.update(games)
+    return [game for game in games if game in touched]
+
+
+def rebuild(options: BuildOptions, games: Sequence[str]) -> tuple[bool, dict[str, list[str]]]:
+    """Build ``games`` into out/ (the builder's incremental build: only what changed is
+    written). Returns whether out/ was published and each game's problems, formatted
+    ``PATH:LINE:COL: error: MESSAGE``; when a game fails its checks, out/ keeps the last good
+    build."""
+    root = options.root.resolve()
+    try:
+        report = build(list(games), options)
+    except OutputError as exc:
+        return False, {game: [f"{options.out}: error: {exc}"] for game in games}
+    problems = {o.game: [p.format(relative_to=root) for p in o.problems] for o in report.games}
+    return not report.problems, problems
+
+
+def prepare(options: BuildOptions) -> None:
+    """Do once what every rebuild needs, so that the first save is rebuilt as quickly as the
+    later ones: load the rebuild's code, register the fonts, compile the page templates."""
+    from jinja2 import TemplateError
+
+    from gachapress.publish import rulebook, site
+    from gachapress.render.fonts import cache_dir
+    from gachapress.render.metrics import Measure
+
+    for module in REBUILD_MODULES:
+        importlib.import_module(module)
+    Measure(cache_dir(options.build_dir))
+    env = rulebook.environment(options.templates)
+    for name in (rulebook.TEMPLATE, site.TEMPLATE):
+        with contextlib.suppress(TemplateError, OSError):  # a broken template is built to say so
+            env.get_template(name)

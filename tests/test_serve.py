@@ -1,0 +1,168 @@
+"""`gachapress serve` without a browser: what an edit rebuilds, what may be served, the pages."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from reportlab.pdfgen.canvas import Canvas
+from starlette.testclient import TestClient
+
+from gachapress.build.builder import BuildOptions
+from gachapress.data.load import load_rules
+from gachapress.serve.app import Preview, create_app
+from gachapress.serve.gallery import game_gallery
+from gachapress.serve.rebuild import touched_games
+from tests.conftest import RULES
+
+GAMES = ("gachapon-trick", "gotcha", "rps-fire")
+
+
+def test_an_edit_rebuilds_only_the_games_it_touches(tmp_path: Path) -> None:
+    root = tmp_path
+    rules, templates = root / "rules", root / "templates"
+    assert touched_games([rules / "gotcha" / "decks.yaml"], root, GAMES) == ["gotcha"]
+    assert touched_games([rules / "gasha" / "decks.yaml"], root, GAMES) == []  # not previewed
+    assert touched_games([rules / "gotcha" / "art" / "x.svg"], root, GAMES) == ["gotcha"]
+    assert touched_games([templates / "cards" / "rps-fire.yaml"], root, GAMES) == ["rps-fire"]
+    assert touched_games([templates / "rulebook.css"], root, GAMES) == list(GAMES)
+    assert touched_games([root / "out" / "index.html", root / "notes.txt"], root, GAMES) == []
+    changes = [str(rules / "rps-fire" / "game.yaml"), str(rules / "gotcha" / "book.yaml")]
+    assert touched_games(changes, root, GAMES) == ["gotcha", "rps-fire"]  # each once, in order
+
+
+@pytest.fixture
+def preview(tmp_path: Path) -> Preview:
+    """A preview of a project whose out/ holds a page, a card, a PDF; a secret lies beside it."""
+    out = tmp_path / "out"
+    (out / "gotcha" / "cards").mkdir(parents=True)
+    (out / "index.html").write_text("<html><body><h1>games</h1></body></html>")
+    (out / "gotcha" / "cards" / "gacha-01.svg").write_text("<svg/>")
+    canvas = Canvas(str(out / "gotcha" / "gotcha-pnp-a4.pdf"), pagesize=(200, 100))
+    for page in range(2):
+        canvas.drawString(10, 50, f"page {page}")
+        canvas.showPage()
+    canvas.save()
+    (tmp_path / "secret.txt").write_text("not for the browser")
+    (out / "gotcha" / "link.txt").symlink_to(tmp_path / "secret.txt")
+    (out / "gotcha" / "up").symlink_to(tmp_path)
+    return Preview(BuildOptions(root=tmp_path, out=out), ["gotcha"])
+
+
+def test_out_is_served_and_nothing_outside_it(preview: Preview) -> None:
+    client = TestClient(create_app(preview))
+    assert client.get("/gotcha/cards/gacha-01.svg").text == "<svg/>"
+    index = client.get("/")
+    assert index.status_code == 200 and index.headers["cache-control"] == "no-cache"
+    for path in (
+        "/%2e%2e/secret.txt",
+        "/gotcha/%2e%2e/%2e%2e/secret.txt",
+        "/gotcha/..%2f..%2fsecret.txt",
+        "/gotcha/link.txt",  # a symlink to the secret
+        "/gotcha/up/secret.txt",  # through a symlinked folder
+        "/%2fetc%2fpasswd",
+        "/gotcha/cards/missing.svg",
+    ):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert "not for the browser" not in response.text
+
+
+def test_a_literal_dot_dot_is_refused(preview: Preview) -> None:
+    """Clients tidy ``..`` away before sending; a raw request keeps it, as an attacker's would."""
+    from gachapress.serve.files import inside
+
+    out = preview.options.out
+    assert inside(out, "../secret.txt") is None
+    assert inside(out, "gotcha/../../secret.txt") is None
+    assert inside(out, "gotcha/cards/gacha-01.svg") == (out / "gotcha/cards/gacha-01.svg").resolve()
+
+
+def test_pages_carry_the_live_script(preview: Preview) -> None:
+    preview.live.generation = 7
+    html = TestClient(create_app(preview)).get("/").text
+    assert html.endswith(
+        '<script src="/_serve/live.js" data-generation="7" data-games="gotcha" defer></script>'
+        "</body></html>"
+    )
+
+
+def test_only_this_machine_may_call_a_loopback_preview(preview: Preview) -> None:
+    client = TestClient(create_app(preview, allowed_hosts=["127.0.0.1", "localhost"]))
+    assert client.get("/", headers={"host": "localhost:8000"}).status_code == 200
+    assert client.get("/", headers={"host": "attacker.example"}).status_code == 400
+
+
+def test_the_sheets_are_shown_as_pictures(preview: Preview) -> None:
+    client = TestClient(create_app(preview))
+    page = client.get("/_serve/sheets/gotcha").text
+    pictures = re.findall(r'<img src="(/_serve/sheets/gotcha/a4/\d+\.png)\?v=\w+"', page)
+    assert pictures == ["/_serve/sheets/gotcha/a4/0.png", "/_serve/sheets/gotcha/a4/1.png"]
+    picture = client.get(pictures[1])
+    assert picture.headers["content-type"] == "image/png"
+    assert picture.content.startswith(b"\x89PNG\r\n\x1a\n")
+    cached = list((preview.options.build_dir / "serve" / "sheets").glob("*.png"))
+    assert len(cached) == 1  # rendered once, kept
+    assert client.get("/_serve/sheets/gotcha/a4/2.png").status_code == 404
+    assert client.get("/_serve/sheets/gotcha/tabloid/0.png").status_code == 404
+    assert client.get("/_serve/sheets/gasha/a4/0.png").status_code == 404
+
+
+def test_the_gallery_shows_every_face_and_back_with_counts(preview: Preview) -> None:
+    game = load_rules("gotcha", RULES)
+    preview.galleries["gotcha"] = game_gallery(game)
+    html = TestClient(create_app(preview)).get("/_serve/gallery/gotcha").text
+    for deck_id, deck in game.model.deck_items():
+        assert f'<button type="button" data-deck="{deck_id}"' in html
+        assert f'<section class="deck" data-deck="{deck_id}">' in html
+        for card in deck.faces():
+            assert f'src="/gotcha/cards/{card.id}.svg?v=0"' in html
+            assert f"<code>{card.id}</code> × {card.count}</p>" in html
+        assert f"<code>back-{deck_id}</code> × {deck.size()}</p>" in html
+
+
+def test_serve_help_explains_it() -> None:
+    from tests.conftest import run_cli
+
+    result = run_cli("serve", "--help")
+    assert result.code == 0
+    text = " ".join(result.out.split())
+    for words in ("--port", "--host", "127.0.0.1", "--root", "gallery", "file:line:col", "Ctrl-C"):
+        assert words in text, words
+
+
+def test_a_lone_game_runs_its_book_simulations_across_the_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from gachapress.build.builder import build
+    from gachapress.publish import stats
+    from tests.conftest import ROOT
+
+    shutil.copytree(RULES, tmp_path / "rules")
+    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    asked: list[int] = []
+
+    def recording(game_id: str, *args: object, jobs: int = 1, **kwargs: object) -> dict:
+        asked.append(jobs)
+        return {}
+
+    monkeypatch.setattr(stats, "book_statistics", recording)
+    options = BuildOptions(root=tmp_path, out=tmp_path / "out", papers=("a4",))
+    assert not build(["rps-fire"], options, jobs=2).problems
+    assert asked == [2]
+
+
+def test_a_taken_port_is_said_at_once(tmp_path: Path) -> None:
+    import socket
+
+    from tests.conftest import run_cli
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = run_cli("serve", "gotcha", "--port", str(port), "--root", str(tmp_path))
+    assert result.code == 1
+    assert f"error: cannot listen on 127.0.0.1:{port}" in result.err
+    assert not (tmp_path / "out").exists()  # said before building anything
