@@ -130,10 +130,17 @@ def test_inch_cards_keep_text_inside_the_shop_safe_area(game: str) -> None:
             for line in (i for i in fitted.items if isinstance(i, TextLine)):
                 width = measure.width(line.text, roles[line.font], line.size)
                 ascent = line.size * 25.4 / 72 * 0.8
-                assert line.x >= inch.safe - 1e-6, (face.key, line.text)
-                assert line.x + width <= inch.width - inch.safe + 1e-6, (face.key, line.text)
-                assert line.baseline - ascent >= inch.safe - 1e-6, (face.key, line.text)
-                assert line.baseline <= inch.height - inch.safe + 1e-6, (face.key, line.text)
+                # an upside-down line runs leftwards from x and hangs below its baseline
+                left, right = (line.x - width, line.x) if line.turned else (line.x, line.x + width)
+                top, bottom = (
+                    (line.baseline, line.baseline + ascent)
+                    if line.turned
+                    else (line.baseline - ascent, line.baseline)
+                )
+                assert left >= inch.safe - 1e-6, (face.key, line.text)
+                assert right <= inch.width - inch.safe + 1e-6, (face.key, line.text)
+                assert top >= inch.safe - 1e-6, (face.key, line.text)
+                assert bottom <= inch.height - inch.safe + 1e-6, (face.key, line.text)
 
 
 # --- dtc ------------------------------------------------------------------------------------

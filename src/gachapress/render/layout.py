@@ -431,6 +431,7 @@ def refit(face: Face, target: Shape) -> Face:
                     item.font,
                     item.size * scale,
                     item.color,
+                    item.turned,
                 )
             )
         else:
