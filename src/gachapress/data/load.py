@@ -41,6 +41,11 @@ class GameData:
     def id(self) -> str:
         return self.model.id
 
+    @property
+    def root(self) -> Path:
+        """The project the game belongs to (``<root>/rules/<game>``)."""
+        return self.folder.parent.parent
+
     def where(self, path: PathKey, *, key: bool = False) -> Mark:
         """The mark of a data path, falling back to its nearest ancestor."""
         return self.locations.at(path, key=key)
@@ -97,9 +102,15 @@ def _read_folder(folder: Path) -> tuple[dict[str, Any], Locations]:
     game_file = folder / "game.yaml"
     if not game_file.is_file():
         problems.append(Problem(game_file, 1, 1, "missing game.yaml"))
+    inside = folder.parent.parent.resolve()
     for name, owned in RULES_FILES.items():
         file = folder / name
         if not file.is_file():
+            continue
+        if not file.resolve().is_relative_to(inside):
+            problems.append(
+                Problem(file, 1, 1, f"resolves to {file.resolve()}, outside the project {inside}")
+            )
             continue
         try:
             content, where = load_yaml(file)

@@ -1,0 +1,300 @@
+"""Hostile inputs beyond the rules YAML: art files, templates, huge inputs and odd options.
+
+Each case ends with exit 1 (2 for a usage error), one located message, no traceback, and the
+project unchanged; the card made from a hostile art SVG runs no script in a real browser.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, Run, run_cli
+
+GAME = "rps-fire"
+CARD = "rock-0"
+DECKS = f"rules/{GAME}/decks.yaml"
+ART_LINE = "art: {openmoji: 1FAA8}"
+FAST = {"GACHAPRESS_BOOK_GAMES": "10"}
+
+EVIL_SVG = """<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+     viewBox="0 0 72 72" width="72" height="72" onload="window.pwned = 'onload'; alert(1)">
+  <script>window.pwned = 'script'; console.log('script ran'); alert(2)</script>
+  <circle cx="36" cy="36" r="30" fill="#dd2222" style="fill:#0000ff"
+          onclick="alert(3)" onmouseover="alert(4)"/>
+  <a href="javascript:alert(5)"><rect x="4" y="4" width="10" height="10" fill="#22d"/></a>
+  <foreignObject width="72" height="72">
+    <div xmlns="http://www.w3.org/1999/xhtml"><img src="x" onerror="alert(6)"/></div>
+  </foreignObject>
+  <use xlink:href="http://example.invalid/x.svg#a"/>
+  <rect fill="url(http://example.invalid/p)" width="3" height="3" style="fill:url(javascript:1)"/>
+  <set attributeName="onload" to="alert(7)"/>
+  <animate attributeName="href" to="javascript:alert(8)"/>
+</svg>
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    for folder in ("rules", "templates"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    return tmp_path
+
+
+def use_art(project: Path, name: str, content: str | bytes | None = None) -> Path:
+    """Give the first card of the game the art file ``name`` (written when ``content`` is)."""
+    decks = project / DECKS
+    decks.write_text(
+        decks.read_text(encoding="utf-8").replace(ART_LINE, f"art: {{file: {name}}}", 1),
+        encoding="utf-8",
+    )
+    path = project / "rules" / GAME / name
+    if content is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, str):
+            path.write_text(content, encoding="utf-8")
+        else:
+            path.write_bytes(content)
+    return path
+
+
+def art_mark(project: Path) -> str:
+    """Where the first card's art file is named in decks.yaml, as ``PATH:LINE:COL``."""
+    text = (project / DECKS).read_text(encoding="utf-8")
+    index = text.index("art: {file: ") + len("art: {file: ")
+    line = text.count("\n", 0, index) + 1
+    return f"{DECKS}:{line}:{index - text.rfind(chr(10), 0, index)}"
+
+
+def tree(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "build" not in p.relative_to(folder).parts[:1]
+    }
+
+
+def refused(result: Run, message: str, code: int = 1) -> None:
+    """The run failed with ``code`` and exactly one error line, which is ``message``."""
+    assert "Traceback" not in result.err + result.out, result.err
+    assert result.code == code, result.err
+    errors = [line for line in result.err.splitlines() if ": error: " in line or "Error" in line]
+    assert errors == [message], result.err
+
+
+# -- art: confinement ------------------------------------------------------------------------------
+
+
+def test_art_file_symlinked_outside_the_project_is_refused(project: Path, tmp_path_factory) -> None:
+    outside = tmp_path_factory.mktemp("outside") / "secret.svg"
+    outside.write_text(EVIL_SVG, encoding="utf-8")
+    link = use_art(project, "art/linked.svg")
+    link.parent.mkdir()
+    link.symlink_to(outside)
+    before = tree(project)
+    for command in ("check", "build"):
+        result = run_cli(command, GAME, cwd=project, env=FAST)
+        refused(
+            result,
+            f"{art_mark(project)}: error: card {CARD!r}: art file 'art/linked.svg' resolves to "
+            f"{outside.resolve()}, outside {project.resolve()}",
+        )
+    assert tree(project) == before
+
+
+def test_art_folder_symlinked_outside_the_project_is_refused(
+    project: Path, tmp_path_factory
+) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "card.svg").write_text(EVIL_SVG, encoding="utf-8")
+    use_art(project, "art/card.svg")
+    (project / "rules" / GAME / "art").symlink_to(outside, target_is_directory=True)
+    result = run_cli("check", GAME, cwd=project)
+    refused(
+        result,
+        f"{art_mark(project)}: error: card {CARD!r}: art file 'art/card.svg' resolves to "
+        f"{(outside / 'card.svg').resolve()}, outside {project.resolve()}",
+    )
+
+
+def test_symlinked_rules_file_outside_the_project_is_refused(
+    project: Path, tmp_path_factory
+) -> None:
+    outside = tmp_path_factory.mktemp("outside") / "book.yaml"
+    book = project / "rules" / GAME / "book.yaml"
+    shutil.move(book, outside)
+    book.symlink_to(outside)
+    result = run_cli("check", GAME, cwd=project)
+    refused(
+        result,
+        f"rules/{GAME}/book.yaml:1:1: error: resolves to {outside.resolve()}, "
+        f"outside the project {project.resolve()}",
+    )
+
+
+@pytest.mark.parametrize(
+    ("href", "message"),
+    [
+        ("../../decks.yaml", "image '../../decks.yaml' resolves to {target}, outside {folder}"),
+        ("file:///etc/passwd", "an <image> links outside the art folder: 'file:///etc/passwd'"),
+        ("https://example.invalid/a.png", "an <image> links outside the art folder: "
+         "'https://example.invalid/a.png'"),
+        ("data:text/html;base64,PHNjcmlwdD4=", "an <image> may only hold a PNG or JPEG data URI"),
+    ],
+)  # fmt: skip
+def test_image_leaving_the_art_folder_is_refused(project: Path, href: str, message: str) -> None:
+    art = use_art(
+        project,
+        "art/x/card.svg",
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 72 72">'
+        f'<image href="{href}" width="72" height="72"/></svg>',
+    )
+    folder = art.parent.resolve()
+    message = message.format(target=(folder / href).resolve(), folder=folder)
+    result = run_cli("check", GAME, cwd=project)
+    refused(result, f"rules/{GAME}/art/x/card.svg:1:1: error: {message}")
+
+
+def test_image_beside_the_art_is_inlined(project: Path) -> None:
+    png = (ROOT / "tests" / "snapshots").glob("**/*.png")
+    picture = next(png, None)
+    if picture is None:  # a 1 x 1 PNG
+        data = bytes.fromhex(
+            "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+            "0000000d4944415478da63f8cfc0f01f0005000201e2212bc70000000049454e44ae426082"
+        )
+    else:
+        data = picture.read_bytes()
+    art = use_art(
+        project,
+        "art/card.svg",
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 72 72">'
+        '<image href="dot.png" width="72" height="72"/></svg>',
+    )
+    (art.parent / "dot.png").write_bytes(data)
+    from gachapress.render import art as artwork
+
+    loaded = artwork.load_art(f"file:{art.resolve()}")
+    assert isinstance(loaded, artwork.SvgArt)
+    (image,) = loaded.children
+    assert image.get("href", "").startswith("data:image/png;base64,")
+
+
+# -- art: parsing, limits and sanitising -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "where", "message"),
+    [
+        ("<svg xmlns='http://www.w3.org/2000/svg'>\n  <circle r='1'>\n</svg>\n", "3:3",
+         "invalid SVG: mismatched tag"),
+        ('<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY a "aaaa">]>\n<svg>&a;</svg>', "1:1",
+         "invalid SVG: dtd declarations are not allowed"),
+        ('<!DOCTYPE svg SYSTEM "file:///etc/passwd">\n<svg/>', "1:1",
+         "invalid SVG: dtd declarations are not allowed"),
+        ("<html><body/></html>", "1:1", "invalid SVG: the root element is <html>, not <svg>"),
+        ("\x00\x01 not xml", "1:1", "invalid SVG: not well-formed (invalid token)"),
+        ("<svg>" + "<g>" * 60 + "</g>" * 60 + "</svg>", "1:1",
+         "art file nests elements more than 50 deep"),
+        ("<svg>" + "<path d='M0 0'/>" * 10_001 + "</svg>", "1:1",
+         "art file has 10,002 elements, more than the limit of 10,000"),
+    ],
+    ids=["malformed", "entities", "external-dtd", "not-svg", "binary", "deep", "many-elements"],
+)  # fmt: skip
+def test_unusable_art_svg_is_a_located_error_in_check_and_build(
+    project: Path, content: str, where: str, message: str
+) -> None:
+    use_art(project, "art/bad.svg", content)
+    before = tree(project)
+    for command in ("check", "build"):
+        result = run_cli(command, GAME, cwd=project, env=FAST)
+        refused(result, f"rules/{GAME}/art/bad.svg:{where}: error: {message}")
+    assert tree(project) == before
+    assert not (project / "out").exists()
+
+
+def test_art_bigger_than_the_limit_is_refused_quickly(project: Path) -> None:
+    big = "<svg>" + "<path d='M0 0 L1 1'/>" * 330_000 + "</svg>"  # 6.6 MB
+    use_art(project, "art/big.svg", big)
+    result = run_cli("check", GAME, cwd=project)
+    refused(
+        result,
+        f"{art_mark(project)}: error: card {CARD!r}: art file 'art/big.svg' is "
+        f"{len(big):,} bytes, more than the limit of 1,000,000",
+    )
+
+
+def test_unusable_png_art_is_a_located_error(project: Path) -> None:
+    use_art(project, "art/bad.png", b"GIF89a not a png")
+    result = run_cli("check", GAME, cwd=project)
+    refused(
+        result,
+        f"rules/{GAME}/art/bad.png:1:1: error: art file 'bad.png' is not a PNG or JPEG image",
+    )
+
+
+def test_hostile_art_is_sanitised_with_a_warning(project: Path) -> None:
+    use_art(project, "art/evil.svg", EVIL_SVG)
+    result = run_cli("check", GAME, cwd=project)
+    assert result.code == 0, result.err
+    assert result.err.splitlines() == [
+        f"{art_mark(project)}: warning: card {CARD!r}: removed from art file 'art/evil.svg' "
+        "(not allowed in card art): <a> links, <animate>, <foreignObject>, <script>, <set>, "
+        "fill=, href=, onclick=, onload=, onmouseover=, style="
+    ]
+
+
+def _built_card(project: Path) -> Path:
+    use_art(project, "art/evil.svg", EVIL_SVG)
+    result = run_cli("build", GAME, "--paper", "a4", cwd=project, env=FAST)
+    assert result.code == 0, result.err
+    return project / "out" / GAME / "cards" / f"{CARD}.svg"
+
+
+def test_card_and_pdf_are_made_from_the_sanitised_art(project: Path) -> None:
+    card = _built_card(project)
+    text = card.read_text(encoding="utf-8")
+    for bad in ("script", "onload", "onclick", "javascript", "foreignObject", "example.invalid"):
+        assert bad not in text
+    assert 'fill="#dd2222"' in text and 'fill="#22d"' in text  # the drawing itself is kept
+    from reportlab.graphics.shapes import Circle, Group
+
+    from gachapress.render import art as artwork
+
+    source = f"file:{(project / 'rules' / GAME / 'art' / 'evil.svg').resolve()}"
+    drawing = artwork.reportlab_drawing(source)  # what the PDF backend draws
+
+    def shapes(node: object) -> list[object]:
+        if isinstance(node, Group):
+            return [s for child in node.contents for s in shapes(child)]
+        return [node]
+
+    (circle,) = [s for s in shapes(drawing) if isinstance(s, Circle)]
+    assert circle.fillColor.hexval() == "0xdd2222"  # not the style's blue: svglib read the copy
+
+
+def test_no_script_of_a_hostile_art_runs_in_the_browser(project: Path) -> None:
+    from tests.test_rulebooks_browser import BROWSER_ARGS, CHROMIUM, _require_browser
+
+    module = _require_browser()
+    card = _built_card(project)
+    with module.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        try:
+            page = browser.new_page()
+            dialogs: list[str] = []
+            console: list[str] = []
+            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+            page.on("console", lambda message: console.append(message.text))
+            page.goto(card.as_uri())
+            page.mouse.move(100, 100)
+            page.mouse.click(100, 100)
+            page.wait_for_timeout(300)
+            assert page.evaluate("typeof window.pwned") == "undefined"
+            assert page.locator("circle").count() >= 1  # the card did load
+        finally:
+            browser.close()
+    assert dialogs == [] and console == []
