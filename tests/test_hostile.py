@@ -298,3 +298,43 @@ def test_no_script_of_a_hostile_art_runs_in_the_browser(project: Path) -> None:
         finally:
             browser.close()
     assert dialogs == [] and console == []
+
+
+# -- templates in a sandbox ------------------------------------------------------------------------
+
+ESCAPE = "{{ cycler.__init__.__globals__.os.popen('touch PWNED').read() }}"
+
+
+@pytest.mark.parametrize(
+    ("template", "line", "message"),
+    [
+        ("rulebook.html.j2", ESCAPE,
+         "unsafe: access to attribute '__init__' of 'type' object is unsafe."),
+        ("index.html.j2", ESCAPE,
+         "unsafe: access to attribute '__init__' of 'type' object is unsafe."),
+        ("rulebook.html.j2", "{{ title }", "template syntax: unexpected '}'"),
+        ("index.html.j2", "{% if %}", "template syntax: Expected an expression, got 'end of "
+         "statement block'"),
+        ("rulebook.html.j2", "{{ no_such_name.x }}", "template: 'no_such_name' is undefined"),
+        ("index.html.j2", "{{ no_such_name }}", "template: 'no_such_name' is undefined"),
+    ],
+    ids=["escape-rulebook", "escape-index", "syntax-rulebook", "syntax-index",
+         "undefined-rulebook", "undefined-index"],
+)  # fmt: skip
+def test_bad_template_is_a_located_error_in_check_and_build(
+    project: Path, template: str, line: str, message: str
+) -> None:
+    path = project / "templates" / template
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, text in enumerate(lines) if "<title>" in text)
+    lines.insert(at, line + "\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    before = tree(project)
+    for command in ("check", "build"):
+        result = run_cli(command, GAME, cwd=project, env=FAST)
+        refused(result, f"templates/{template}:{at + 1}:1: error: {message}")
+        assert not (project / "PWNED").exists()
+        if command == "check" or template == "rulebook.html.j2" or "syntax" in message:
+            assert tree(project) == before
+    # Known gap (src/gachapress/build, the lead's): build renders the index only after the
+    # games are swapped into out/, so an index that fails at render time leaves them there.

@@ -40,16 +40,24 @@ def check(
     """
     selected = select_games(games) if games or examples is None else []
     failed = 0
+    loaded = []
     for game_id in selected:
         game = load_or_report(game_id, root)
         if game is None:
             typer.echo(f"{game_id}: FAILED (the rules files do not load)")
             failed += 1
             continue
-        failed += not _check_game(game)
+        if _check_game(game):
+            loaded.append(game)
+        else:
+            failed += 1
+    templates = root / "templates"
+    checks_templates = bool(selected) and templates.is_dir()
+    if checks_templates and not _check_templates(templates, loaded):
+        failed += 1
     if examples is not None:
         failed += not _check_examples_file(examples, root)
-    total = len(selected) + (examples is not None)
+    total = len(selected) + (examples is not None) + checks_templates
     typer.echo(
         f"checked {total} item{'s' if total != 1 else ''}: {total - failed} ok, {failed} failed"
     )
@@ -72,6 +80,26 @@ def _check_game(game: GameData) -> bool:
         f"{examples} worked examples, {len(game.model.clarifications)} clarifications"
     )
     return status == "ok"
+
+
+def _check_templates(folder: Path, games: list[GameData]) -> bool:
+    """Every template compiles, and the rulebooks and the site index render (without the
+    simulated statistics) for the games that passed."""
+    from gachapress.publish.rulebook import render_rulebooks
+    from gachapress.publish.site import render_index
+    from gachapress.publish.templating import check_templates
+
+    problems = check_templates(folder)
+    if not problems and games:
+        try:
+            for game in games:
+                render_rulebooks(game, templates_dir=folder)
+            render_index(games, templates_dir=folder)
+        except RulesError as exc:
+            problems = exc.problems
+    print_problems(problems)
+    typer.echo(f"{folder.name}/: FAILED" if problems else f"{folder.name}/: ok: the pages render")
+    return not problems
 
 
 def _check_examples_file(file: Path, root: Path) -> bool:

