@@ -338,3 +338,61 @@ def test_bad_template_is_a_located_error_in_check_and_build(
             assert tree(project) == before
     # Known gap (src/gachapress/build, the lead's): build renders the index only after the
     # games are swapped into out/, so an index that fails at render time leaves them there.
+
+
+# -- bounded work ----------------------------------------------------------------------------------
+
+
+def test_sim_of_a_billion_games_starts_in_flat_memory() -> None:
+    import subprocess
+    import sys
+    import time
+
+    command = [sys.executable, "-m", "gachapress.cli.main", "sim", GAME, "--players", "2"]
+    process = subprocess.Popen(
+        [*command, "--games", "1000000000", "--jobs", "1"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        time.sleep(6)
+        assert process.poll() is None  # still playing
+        status = Path(f"/proc/{process.pid}/status").read_text()
+        peak_kib = int(status.split("VmHWM:")[1].split()[0])
+        assert peak_kib < 150 * 1024, f"peak RSS {peak_kib} kB after 6 s"
+    finally:
+        process.kill()
+        process.wait()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--games", "1e11"], "'--games': Input should be a valid integer"),
+        (["--games", "10000000000"], "'--games': Input should be less than or equal to 1000000000"),
+        (["--games", "0"], "'--games': Input should be greater than or equal to 1"),
+        (["--jobs", "0"], "'--jobs': Input should be greater than or equal to 1"),
+    ],
+)
+def test_sim_refuses_absurd_counts_as_usage_errors(args: list[str], message: str) -> None:
+    result = run_cli("sim", GAME, "--players", "2", *args)
+    assert result.code == 2 and "Traceback" not in result.err
+    assert message in " ".join(result.err.replace("│", " ").split())
+
+
+def test_sim_caps_jobs_at_the_cpu_count_with_a_note() -> None:
+    import os
+
+    result = run_cli("sim", GAME, "--players", "2", "--games", "20", "--jobs", "1000")
+    assert result.code == 0, result.err
+    cpus = os.cpu_count()
+    assert result.err == f"note: --jobs 1000 capped at this machine's {cpus} CPUs\n"
+
+
+def test_sim_without_mode_names_the_modes_of_the_game() -> None:
+    result = run_cli("sim", "gotchacards", "--players", "2", "--games", "5")
+    assert result.code == 2 and "Traceback" not in result.err
+    text = " ".join(result.err.replace("│", " ").split())
+    assert "gotchacards has several modes: choose one of competitive, party" in text
+    assert "'standard'" not in text
