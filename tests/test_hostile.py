@@ -396,3 +396,79 @@ def test_sim_without_mode_names_the_modes_of_the_game() -> None:
     text = " ".join(result.err.replace("│", " ").split())
     assert "gotchacards has several modes: choose one of competitive, party" in text
     assert "'standard'" not in text
+
+
+def test_examples_file_that_never_ends_is_refused_quickly() -> None:
+    import time
+
+    started = time.perf_counter()
+    result = run_cli("check", "--examples", "/dev/zero", cwd=Path("/"))
+    assert time.perf_counter() - started < 30
+    refused(result, "dev/zero:1:1: error: cannot read file: not a regular file")
+
+
+def test_oversized_examples_file_is_refused_before_reading(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    with big.open("wb") as handle:  # sparse: 50 MB that take no disk, never read
+        handle.truncate(50 * 10**6)
+    result = run_cli("check", "--examples", str(big), cwd=tmp_path)
+    refused(result, "big.yaml:1:1: error: file is larger than 2,000,000 bytes")
+
+
+def test_huge_integer_in_an_examples_file_is_a_located_error(tmp_path: Path) -> None:
+    file = tmp_path / "ex.yaml"
+    file.write_text("game: gasha\nexamples:\n  - id: x\n    expect: " + "9" * 5000 + "\n")
+    result = run_cli("check", "--examples", str(file), cwd=tmp_path)
+    refused(result, "ex.yaml:4:13: error: an integer of 5,000 digits is out of range (at most 19)")
+
+
+# -- messages, not tracebacks ----------------------------------------------------------------------
+
+
+def test_damaged_font_cache_is_made_again(tmp_path: Path) -> None:
+    from fontTools.ttLib import TTFont
+
+    from gachapress.render import fonts
+
+    made = fonts._static_instance(fonts._noto_variable(), 400, tmp_path)
+    good = made.read_bytes()
+    made.write_bytes(good[: len(good) // 3])  # a build killed while copying, a bad disk...
+    again = fonts._static_instance(fonts._noto_variable(), 400, tmp_path)
+    assert again == made and again.read_bytes() == good
+    assert TTFont(again).getBestCmap()[ord("A")]
+
+
+def test_huge_integer_in_a_rules_file_is_a_located_error(project: Path) -> None:
+    game = project / "rules" / GAME / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    at = text.index("\nrounds: ") + len("\nrounds: ")
+    game.write_text(text[:at] + "7" * 5000 + " #" + text[at:], encoding="utf-8")
+    before = tree(project)
+    line = text.count("\n", 0, at) + 1
+    for command in ("check", "build"):
+        result = run_cli(command, GAME, cwd=project, env=FAST)
+        refused(
+            result,
+            f"rules/{GAME}/game.yaml:{line}:9: error: an integer of 5,000 digits is out "
+            "of range (at most 19)",
+        )
+    assert tree(project) == before
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("nan,nan", "the back offset must be two finite numbers of millimetres"),
+        ("inf,0", "the back offset must be two finite numbers of millimetres"),
+        ("0,1e999", "the back offset must be two finite numbers of millimetres"),
+        ("11,0", "a back offset of more than 10 mm is a printer problem"),
+        ("1", "give the back offset as X,Y in millimetres, e.g. 0.5,-1"),
+    ],
+)
+def test_back_offset_must_be_finite_millimetres(text: str, message: str) -> None:
+    from gachapress.publish.pnp import parse_back_offset
+
+    with pytest.raises(ValueError) as refused_offset:
+        parse_back_offset(text)
+    assert str(refused_offset.value) == message
+    assert parse_back_offset("0.5,-1") == (0.5, -1.0)

@@ -102,14 +102,14 @@ def art_file(folder: Path, name: str, root: Path) -> Path:
     """The art file ``name`` of a game ``folder``, resolved; ArtError unless it is a file
     inside the project ``root`` (symlinks followed) and within the size limit."""
     path = (folder / name).resolve()
-    return _confined(path, root.resolve(), f"art file {name!r}")
+    return _confined(path, root.resolve(), f"art file {name!r}", f" in {folder.name}/")
 
 
-def _confined(path: Path, inside: Path, what: str) -> Path:
+def _confined(path: Path, inside: Path, what: str, where: str = "") -> Path:
     if not path.is_relative_to(inside):
         raise ArtError(f"{what} resolves to {path}, outside {inside}")
     if not path.is_file():
-        raise ArtError(f"{what} not found")
+        raise ArtError(f"{what} not found{where}")
     size = path.stat().st_size
     if size > MAX_ART_BYTES:
         raise ArtError(f"{what} is {size:,} bytes, more than the limit of {MAX_ART_BYTES:,}")

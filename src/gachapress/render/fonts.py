@@ -53,10 +53,12 @@ def _ipaex() -> Path:
 
 
 def _static_instance(source: Path, weight: int, cache_dir: Path) -> Path:
-    """A static TrueType instance of the variable font, made once and cached."""
+    """A static TrueType instance of the variable font, made once and cached; a cached file
+    that does not match the checksum written beside it (damaged, truncated) is made again."""
     digest = hashlib.sha256(source.read_bytes()).hexdigest()[:12]
     target = cache_dir / f"NotoSans-{weight}-{digest}-v4.ttf"
-    if not target.exists():
+    checksum = target.with_suffix(".sha256")
+    if not _intact(target, checksum):
         from fontTools import subset
         from fontTools.varLib.instancer import instantiateVariableFont
 
@@ -82,8 +84,17 @@ def _static_instance(source: Path, weight: int, cache_dir: Path) -> Path:
             names.setName(value, record_id, 1, 0, 0)
         temporary = target.with_suffix(".tmp")
         static.save(temporary)
+        checksum.write_text(hashlib.sha256(temporary.read_bytes()).hexdigest(), encoding="ascii")
         temporary.replace(target)
     return target
+
+
+def _intact(file: Path, checksum: Path) -> bool:
+    try:
+        expected = checksum.read_text(encoding="ascii").strip()
+        return hashlib.sha256(file.read_bytes()).hexdigest() == expected
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 @cache
