@@ -472,3 +472,45 @@ def test_back_offset_must_be_finite_millimetres(text: str, message: str) -> None
         parse_back_offset(text)
     assert str(refused_offset.value) == message
     assert parse_back_offset("0.5,-1") == (0.5, -1.0)
+
+
+# -- no silent wrongness ---------------------------------------------------------------------------
+
+
+def test_example_text_takes_its_numbers_from_the_answer_and_the_givens() -> None:
+    from gachapress.data.load import load_rules
+    from gachapress.publish.rulebook import render_rulebooks
+
+    html = render_rulebooks(load_rules("gasha"))["en"]
+    assert "6 players: all 35." in html  # "{given.players} players: all {expect}."
+    assert "2 players: 5 Bonus tokens." in html
+    assert "decks of 17, 17, 17, 16 cards." in html
+    examples = (ROOT / "rules" / "gasha" / "examples.yaml").read_text(encoding="utf-8")
+    assert '"{given.players} players: all {expect}."' in examples
+
+
+def test_example_text_naming_no_given_value_is_a_located_error(project: Path) -> None:
+    examples = project / "rules" / GAME / "examples.yaml"
+    text = examples.read_text(encoding="utf-8")
+    old = "'{given.players} players: {expect} cards each.'"
+    assert old in text
+    examples.write_text(text.replace(old, "'{given.seats} players: {expect} cards.'", 1))
+    index = text.index(old)
+    line = text.count("\n", 0, index) + 1
+    column = index - text.rfind("\n", 0, index)
+    result = run_cli("check", GAME, cwd=project)
+    refused(
+        result,
+        f"rules/{GAME}/examples.yaml:{line}:{column}: error: placeholder: no value at "
+        "'given.seats'",
+    )
+
+
+def test_unknown_folder_in_rules_is_a_warning_naming_it(project: Path) -> None:
+    (project / "rules" / "gasha-deluxe").mkdir()
+    result = run_cli("check", GAME, cwd=project)
+    assert result.code == 0, result.err
+    assert result.err.splitlines() == [
+        "rules/gasha-deluxe:1:1: warning: folder 'gasha-deluxe' in rules/ is no game's and is "
+        "ignored (games: gotchacards, gachapon-trick, gotcha, rps-fire, gasha)"
+    ]

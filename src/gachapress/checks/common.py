@@ -13,7 +13,13 @@ from pydantic import BaseModel
 
 from gachapress.data.load import GameData
 from gachapress.data.model import Text
-from gachapress.data.placeholders import PlaceholderError, card_data, fill, model_data
+from gachapress.data.placeholders import (
+    PlaceholderError,
+    card_data,
+    example_data,
+    fill,
+    model_data,
+)
 from gachapress.data.yamlsource import PathKey
 from gachapress.errors import Problem
 from gachapress.render import art as artwork
@@ -61,16 +67,20 @@ def languages(game: GameData) -> Iterator[Problem]:
 
 def placeholders(game: GameData) -> Iterator[Problem]:
     """Every ``{path}`` placeholder in a text names a value of the game's data (and, in a
-    card's own texts, ``{card.path}`` a value of that card)."""
+    card's own texts, ``{card.path}`` a value of that card; in an example's, ``{given.name}``
+    and ``{expect}`` its own values)."""
     data = model_data(game.model)
     cards = {
         ("decks", deck_id, *path): card
         for deck_id, deck in game.model.deck_items()
         for card, path in zip(deck.faces(), deck.face_paths(), strict=True)
     }
+    examples = {("examples", i): example for i, example in enumerate(game.model.examples)}
     for path, text in _texts(game.model, ()):
         card = next((cards[path[:n]] for n in range(len(path), 0, -1) if path[:n] in cards), None)
         values = data if card is None else card_data(game.model, data, card)
+        if path[:2] in examples:
+            values = example_data(data, examples[path[:2]])
         for lang, line in text.items():
             try:
                 fill(line, values)

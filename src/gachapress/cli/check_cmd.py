@@ -9,9 +9,15 @@ import typer
 
 from gachapress.checks import run_checks
 from gachapress.checks.examples import run_examples
-from gachapress.cli.common import RootOption, load_or_report, print_problems, select_games
+from gachapress.cli.common import (
+    RootOption,
+    load_or_report,
+    print_problems,
+    rules_dir,
+    select_games,
+)
 from gachapress.data.examples_file import load_examples_file
-from gachapress.data.load import GameData
+from gachapress.data.load import GameData, unknown_folders
 from gachapress.errors import RulesError
 from gachapress.games import GAME_IDS
 
@@ -39,6 +45,7 @@ def check(
     Exit status: 0 when everything holds, 1 when anything fails, 2 for a usage error.
     """
     selected = select_games(games) if games or examples is None else []
+    print_problems(unknown_folders(rules_dir(root)))
     failed = 0
     loaded = []
     for game_id in selected:

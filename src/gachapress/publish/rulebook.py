@@ -36,6 +36,7 @@ from gachapress.data.placeholders import (
     FORMATS,
     PlaceholderError,
     card_data,
+    example_data,
     fill,
     model_data,
 )
@@ -382,10 +383,13 @@ class Page:
     def ui(self, key: str, **values: Any) -> str:
         return self.words.ui(key, **values)
 
-    def prose(self, value: Text, path: PathKey) -> list[dict[str, Any]]:
-        """A book text, placeholders filled, as blocks; a bad placeholder is a located error."""
+    def prose(
+        self, value: Text, path: PathKey, data: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """A book text, placeholders filled (from ``data``, the model's by default), as blocks;
+        a bad placeholder is a located error."""
         try:
-            filled = fill(value[self.lang], self.data)
+            filled = fill(value[self.lang], self.data if data is None else data)
         except PlaceholderError as exc:
             raise RulesError(
                 [self.game.where((*path, self.lang)).problem(f"placeholder: {exc}")]
@@ -744,7 +748,11 @@ class Page:
             group["items"].append(
                 {
                     "id": f"example-{example.id}",
-                    "text": self.prose(example.text, ("examples", index, "text")),
+                    "text": self.prose(
+                        example.text,
+                        ("examples", index, "text"),
+                        example_data(self.data, example),
+                    ),
                     "seed": example.source == "seed",
                     "given": [
                         {"label": self.words.label("given", key), "value": self.value(value)}
