@@ -514,3 +514,16 @@ def test_unknown_folder_in_rules_is_a_warning_naming_it(project: Path) -> None:
         "rules/gasha-deluxe:1:1: warning: folder 'gasha-deluxe' in rules/ is no game's and is "
         "ignored (games: gotchacards, gachapon-trick, gotcha, rps-fire, gasha)"
     ]
+
+
+def test_template_symlinked_outside_the_project_is_refused(project: Path, tmp_path_factory) -> None:
+    outside = tmp_path_factory.mktemp("outside") / "rulebook.html.j2"
+    template = project / "templates" / "rulebook.html.j2"
+    shutil.move(template, outside)
+    template.symlink_to(outside)
+    result = run_cli("check", GAME, cwd=project)
+    refused(
+        result,
+        "templates/rulebook.html.j2:1:1: error: resolves outside the templates folder "
+        f"{(project / 'templates').resolve()}",
+    )
