@@ -516,14 +516,18 @@ def test_unknown_folder_in_rules_is_a_warning_naming_it(project: Path) -> None:
     ]
 
 
-def test_template_symlinked_outside_the_project_is_refused(project: Path, tmp_path_factory) -> None:
-    outside = tmp_path_factory.mktemp("outside") / "rulebook.html.j2"
-    template = project / "templates" / "rulebook.html.j2"
+@pytest.mark.parametrize("name", ["rulebook.html.j2", "strings.yaml", "rulebook.css"])
+def test_template_file_symlinked_outside_the_project_is_refused(
+    project: Path, tmp_path_factory, name: str
+) -> None:
+    outside = tmp_path_factory.mktemp("outside") / name
+    template = project / "templates" / name
     shutil.move(template, outside)
     template.symlink_to(outside)
+    folder = (project / "templates").resolve()
+    if name.endswith(".j2"):
+        message = f"resolves outside the templates folder {folder}"
+    else:
+        message = f"resolves to {outside.resolve()}, outside {folder}"
     result = run_cli("check", GAME, cwd=project)
-    refused(
-        result,
-        "templates/rulebook.html.j2:1:1: error: resolves outside the templates folder "
-        f"{(project / 'templates').resolve()}",
-    )
+    refused(result, f"templates/{name}:1:1: error: {message}")

@@ -78,9 +78,12 @@ class Locations:
         self.keys.update(other.keys)
 
 
-def load_yaml(file: Path, prefix: PathKey = ()) -> tuple[Any, Locations]:
-    """Parse one YAML file into plain data and its locations; raise RulesError on any problem."""
-    raw = read_limited(file, MAX_FILE_BYTES)
+def load_yaml(
+    file: Path, prefix: PathKey = (), *, inside: Path | None = None
+) -> tuple[Any, Locations]:
+    """Parse one YAML file into plain data and its locations; raise RulesError on any problem
+    (``inside``: a folder the file must resolve into, symlinks followed)."""
+    raw = read_limited(file, MAX_FILE_BYTES, inside=inside)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -104,10 +107,14 @@ def load_yaml(file: Path, prefix: PathKey = ()) -> tuple[Any, Locations]:
     return data, reader.locations
 
 
-def read_limited(file: Path, limit: int) -> bytes:
+def read_limited(file: Path, limit: int, *, inside: Path | None = None) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes, checked before reading (and
-    never reading more than one byte past it); RulesError otherwise."""
+    never reading more than one byte past it), that resolves into the folder ``inside`` when
+    given; RulesError otherwise."""
     too_big = f"file is larger than {limit:,} bytes"
+    if inside is not None and not file.resolve().is_relative_to(inside.resolve()):
+        message = f"resolves to {file.resolve()}, outside {inside.resolve()}"
+        raise RulesError([Problem(file, 1, 1, message)])
     try:
         if not file.is_file():
             what = "a folder" if file.is_dir() else "not a regular file"

@@ -43,7 +43,7 @@ from gachapress.data.placeholders import (
 from gachapress.data.yamlsource import Locations, PathKey, load_yaml
 from gachapress.errors import Problem, RulesError
 from gachapress.publish.charts import Bar, Span, bar_chart, range_chart
-from gachapress.publish.templating import check_templates, environment, render
+from gachapress.publish.templating import check_templates, environment, read_template, render
 
 TEMPLATE = "rulebook.html.j2"
 STYLESHEET = "rulebook.css"
@@ -86,7 +86,7 @@ class StringTable:
 
     @classmethod
     def load(cls, templates_dir: Path) -> StringTable:
-        data, locations = load_yaml(templates_dir / STRINGS)
+        data, locations = load_yaml(templates_dir / STRINGS, inside=templates_dir)
         if not isinstance(data, dict):
             raise RulesError([locations.at(()).problem("expected a mapping of strings")])
         return cls(data, locations)
@@ -1144,7 +1144,7 @@ def render_rulebooks(
         raise RulesError(problems)
     env = environment(folder)
     strings = StringTable.load(folder)
-    stylesheet = (folder / STYLESHEET).read_text(encoding="utf-8")
+    stylesheet = read_template(folder, STYLESHEET)
     verdicts = verify_examples(game)
     pages = {}
     for lang in game.model.languages:

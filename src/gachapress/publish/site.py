@@ -21,7 +21,7 @@ from gachapress.publish.rulebook import (
     source_templates_dir,
     templates_dir_for,
 )
-from gachapress.publish.templating import environment, render
+from gachapress.publish.templating import environment, read_template, render
 
 TEMPLATE = "index.html.j2"
 #: The language of the index page.
@@ -117,7 +117,7 @@ def render_index(
     folder = templates_dir or (templates_dir_for(games[0]) if games else source_templates_dir())
     env = environment(folder)
     strings = StringTable.load(folder)
-    stylesheet = (folder / STYLESHEET).read_text(encoding="utf-8")
+    stylesheet = read_template(folder, STYLESHEET)
     return render(env, TEMPLATE, index_context(games, strings, stylesheet, papers))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
+from gachapress.data.yamlsource import MAX_FILE_BYTES, read_limited
 from gachapress.errors import Problem, RulesError
 
 SUFFIX = ".j2"
@@ -76,6 +77,16 @@ def check_templates(templates_dir: Path) -> list[Problem]:
         except RulesError as exc:
             problems.extend(exc.problems)
     return problems
+
+
+def read_template(folder: Path, name: str) -> str:
+    """The text of a file of the templates folder (a stylesheet), confined and size-limited."""
+    file = folder / name
+    raw = read_limited(file, MAX_FILE_BYTES, inside=folder)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulesError([Problem(file, 1, 1, f"not UTF-8 text ({exc.reason})")]) from None
 
 
 def _problem(env: jinja2.Environment, name: str, exc: jinja2.TemplateError) -> Problem:

@@ -44,7 +44,7 @@ class PrintPresets(Strict):
 
 
 def load_presets(file: Path) -> PrintPresets:
-    data, locations = load_yaml(file)
+    data, locations = load_yaml(file, inside=file.parent)
     try:
         return PrintPresets.model_validate(data)
     except ValidationError as exc:
