@@ -51,7 +51,7 @@ def test_fonts_are_kept_for_every_project_in_the_user_cache(
 
 
 def test_templates_compile_once_per_process_and_reload_when_edited(tmp_path: Path) -> None:
-    from gachapress.publish.rulebook import environment
+    from gachapress.publish.templating import environment
 
     page = tmp_path / "page.j2"
     page.write_text("first {{ n }}", encoding="utf-8")

@@ -39,3 +39,13 @@ def test_readme_states_what_the_harness_plays() -> None:
         if "games_per_count(" in line
     ]
     assert calls and all("games_per_count()" in line for line in calls)  # no run plays fewer
+
+
+def test_readme_states_what_a_fresh_machine_needs() -> None:
+    import tomllib
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    wanted = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert wanted == ">=3.11" and "Python 3.11 or newer" in text
+    assert "apt-get update && apt-get install poppler-utils chromium" in text
+    assert "Rough durations" in text

@@ -96,22 +96,33 @@ def write_marker(folder: Path, entries: dict[str, str]) -> None:
 
 @contextlib.contextmanager
 def locked(out: Path) -> Iterator[None]:
-    """Hold the output folder's lock (``.out.lock`` beside it); a second build fails at once."""
+    """Hold the output folder's lock (``.out.lock`` beside it, there only while a build runs);
+    a second build fails at once, naming the process that holds it."""
     out.parent.mkdir(parents=True, exist_ok=True)
     lock = out.with_name(f".{out.name}.lock")
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
+            os.close(fd)
             raise OutputError(
                 f"another build is writing {out} (process {holder}); wait for it to finish"
             ) from None
+        try:
+            if os.stat(lock).st_ino == os.fstat(fd).st_ino:
+                break  # locked the file that is there now, not one its last holder removed
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+    try:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         yield
     finally:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
         os.close(fd)  # closing releases the lock
 
 

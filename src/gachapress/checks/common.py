@@ -13,9 +13,16 @@ from pydantic import BaseModel
 
 from gachapress.data.load import GameData
 from gachapress.data.model import Text
-from gachapress.data.placeholders import PlaceholderError, card_data, fill, model_data
+from gachapress.data.placeholders import (
+    PlaceholderError,
+    card_data,
+    example_data,
+    fill,
+    model_data,
+)
 from gachapress.data.yamlsource import PathKey
 from gachapress.errors import Problem
+from gachapress.render import art as artwork
 
 
 def deck_sizes(game: GameData) -> Iterator[Problem]:
@@ -60,16 +67,20 @@ def languages(game: GameData) -> Iterator[Problem]:
 
 def placeholders(game: GameData) -> Iterator[Problem]:
     """Every ``{path}`` placeholder in a text names a value of the game's data (and, in a
-    card's own texts, ``{card.path}`` a value of that card)."""
+    card's own texts, ``{card.path}`` a value of that card; in an example's, ``{given.name}``
+    and ``{expect}`` its own values)."""
     data = model_data(game.model)
     cards = {
         ("decks", deck_id, *path): card
         for deck_id, deck in game.model.deck_items()
         for card, path in zip(deck.faces(), deck.face_paths(), strict=True)
     }
+    examples = {("examples", i): example for i, example in enumerate(game.model.examples)}
     for path, text in _texts(game.model, ()):
         card = next((cards[path[:n]] for n in range(len(path), 0, -1) if path[:n] in cards), None)
         values = data if card is None else card_data(game.model, data, card)
+        if path[:2] in examples:
+            values = example_data(data, examples[path[:2]])
         for lang, line in text.items():
             try:
                 fill(line, values)
@@ -78,17 +89,37 @@ def placeholders(game: GameData) -> Iterator[Problem]:
 
 
 def art(game: GameData) -> Iterator[Problem]:
-    """Every card's art exists: an emoji of the OpenMoji set, or a file in the game's folder."""
+    """Every card's art exists and is usable: an emoji of the OpenMoji set, or a file in the
+    project that parses, stays within the limits and is safe (see ``render.art``); what the
+    sanitiser had to remove from a file is a warning."""
+    seen: set[str] = set()
     for deck_id, deck in game.model.deck_items():
         for card, path in zip(deck.faces(), deck.face_paths(), strict=True):
             where = ("decks", deck_id, *path, "art")
-            if card.art.file and not (game.folder / card.art.file).is_file():
-                yield game.where((*where, "file")).problem(
-                    f"card {card.id!r}: art file {card.art.file!r} not found in {game.folder.name}/"
-                )
             if card.art.openmoji and not openmoji_exists(card.art.openmoji):
                 yield game.where((*where, "openmoji")).problem(
                     f"card {card.id!r}: OpenMoji has no emoji {card.art.openmoji!r}"
+                )
+            if not card.art.file:
+                continue
+            mark = game.where((*where, "file"))
+            try:
+                file = artwork.art_file(game.folder, card.art.file, game.root)
+                if str(file) in seen:
+                    continue
+                seen.add(str(file))
+                loaded = artwork.load_art(f"file:{file}")
+            except artwork.ArtError as exc:
+                if exc.file is None:
+                    yield mark.problem(f"card {card.id!r}: {exc}")
+                else:
+                    yield Problem(exc.file, exc.line, exc.column, str(exc))
+                continue
+            if isinstance(loaded, artwork.SvgArt) and loaded.removed:
+                yield mark.problem(
+                    f"card {card.id!r}: removed from art file {card.art.file!r} (not allowed in "
+                    f"card art): {', '.join(loaded.removed)}",
+                    "warning",
                 )
 
 

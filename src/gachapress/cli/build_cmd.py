@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress
 from gachapress.build.builder import PAPERS, BuildOptions, GameOutcome, build
 from gachapress.build.outdir import OutputError
 from gachapress.cli.common import RootOption, print_problems, select_games
+from gachapress.data.load import unknown_folders
 
 
 class Paper(StrEnum):
@@ -29,14 +30,14 @@ class Ink(StrEnum):
 
 
 def _offset(text: str) -> tuple[float, float]:
+    if text == "0,0":
+        return 0.0, 0.0  # the default: a no-op build need not load the PDF code
+    from gachapress.publish.pnp import parse_back_offset
+
     try:
-        x, y = (float(part) for part in text.split(","))
-    except ValueError:
-        message = "give the back offset as X,Y in millimetres, e.g. 0.5,-1"
-        raise typer.BadParameter(message) from None
-    if abs(x) > 10 or abs(y) > 10:
-        raise typer.BadParameter("a back offset of more than 10 mm is a printer problem")
-    return x, y
+        return parse_back_offset(text)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
 
 
 def _game_line(outcome: GameOutcome) -> None:
@@ -90,6 +91,7 @@ def build_command(
     Unchanged outputs are not rebuilt; a failure leaves the previous out/ untouched.
     """
     selected = select_games(games)
+    print_problems(unknown_folders(root / "rules"))
     options = BuildOptions(
         root=root,
         out=out or root / "out",

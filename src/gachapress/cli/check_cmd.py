@@ -9,9 +9,15 @@ import typer
 
 from gachapress.checks import run_checks
 from gachapress.checks.examples import run_examples
-from gachapress.cli.common import RootOption, load_or_report, print_problems, select_games
+from gachapress.cli.common import (
+    RootOption,
+    load_or_report,
+    print_problems,
+    rules_dir,
+    select_games,
+)
 from gachapress.data.examples_file import load_examples_file
-from gachapress.data.load import GameData
+from gachapress.data.load import GameData, unknown_folders
 from gachapress.errors import Problem, RulesError
 from gachapress.games import GAME_IDS
 
@@ -39,17 +45,26 @@ def check(
     Exit status: 0 when everything holds, 1 when anything fails, 2 for a usage error.
     """
     selected = select_games(games) if games or examples is None else []
+    print_problems(unknown_folders(rules_dir(root)))
     failed = 0
+    loaded = []
     for game_id in selected:
         game = load_or_report(game_id, root)
         if game is None:
             typer.echo(f"{game_id}: FAILED (the rules files do not load)")
             failed += 1
             continue
-        failed += not _check_game(game, root)
+        if _check_game(game, root):
+            loaded.append(game)
+        else:
+            failed += 1
+    templates = root / "templates"
+    checks_templates = bool(selected) and templates.is_dir()
+    if checks_templates and not _check_templates(templates, loaded):
+        failed += 1
     if examples is not None:
         failed += not _check_examples_file(examples, root)
-    total = len(selected) + (examples is not None)
+    total = len(selected) + (examples is not None) + checks_templates
     typer.echo(
         f"checked {total} item{'s' if total != 1 else ''}: {total - failed} ok, {failed} failed"
     )
@@ -90,6 +105,26 @@ def _face_problems(game: GameData, root: Path) -> list[Problem]:
     except RulesError as exc:
         return exc.problems
     return []
+
+
+def _check_templates(folder: Path, games: list[GameData]) -> bool:
+    """Every template compiles, and the rulebooks and the site index render (without the
+    simulated statistics) for the games that passed."""
+    from gachapress.publish.rulebook import render_rulebooks
+    from gachapress.publish.site import render_index
+    from gachapress.publish.templating import check_templates
+
+    problems = check_templates(folder)
+    if not problems and games:
+        try:
+            for game in games:
+                render_rulebooks(game, templates_dir=folder)
+            render_index(games, templates_dir=folder)
+        except RulesError as exc:
+            problems = exc.problems
+    print_problems(problems)
+    typer.echo(f"{folder.name}/: FAILED" if problems else f"{folder.name}/: ok: the pages render")
+    return not problems
 
 
 def _check_examples_file(file: Path, root: Path) -> bool:

@@ -16,12 +16,15 @@ from rich.table import Table
 from gachapress.cli.common import RootOption, load_or_report, rules_dir, select_games
 from gachapress.errors import GachapressError
 from gachapress.sim import SimSpec, run_sim
+from gachapress.sim.runner import MAX_GAMES, usable_jobs
 
 
 def sim(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id.")],
     players: Annotated[int, typer.Option("--players", min=1, help="Number of players.")],
-    games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 1000,
+    games: Annotated[
+        int, typer.Option("--games", min=1, max=MAX_GAMES, help="Games to play.")
+    ] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the whole run.")] = 0,
     mode: Annotated[str | None, typer.Option("--mode", help="Game mode (see `list`).")] = None,
     options: Annotated[
@@ -36,7 +39,9 @@ def sim(
             "--bots", help="Bot per seat, comma-separated (random, greedy, ...); the last repeats."
         ),
     ] = "random",
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Processes to use.")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", min=1, help="Processes to use (at most the CPU count).")
+    ] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     root: RootOption = Path("."),
 ) -> None:
@@ -45,8 +50,18 @@ def sim(
     The same seed gives the same output, byte for byte, whatever --jobs is.
     """
     select_games([game_id])
-    if load_or_report(game_id, root) is None:
+    if usable_jobs(jobs) < jobs:
+        cpus = usable_jobs(jobs)
+        typer.echo(f"note: --jobs {jobs} capped at this machine's {cpus} CPUs", err=True)
+        jobs = cpus
+    game = load_or_report(game_id, root)
+    if game is None:
         raise typer.Exit(1)
+    if mode is None and len(game.model.modes) > 1 and "standard" not in game.model.modes:
+        modes = ", ".join(game.model.modes)
+        raise typer.BadParameter(
+            f"{game_id} has several modes: choose one of {modes}", param_hint="'--mode'"
+        )
     names = tuple(b.strip() for b in bots.split(",") if b.strip()) or ("random",)
     switches = tuple(sorted(set(options or ())))
     spec = SimSpec(game_id, players, games, seed, mode, names, rules_dir(root), switches)

@@ -41,6 +41,11 @@ class GameData:
     def id(self) -> str:
         return self.model.id
 
+    @property
+    def root(self) -> Path:
+        """The project the game belongs to (``<root>/rules/<game>``)."""
+        return self.folder.parent.parent
+
     def where(self, path: PathKey, *, key: bool = False) -> Mark:
         """The mark of a data path, falling back to its nearest ancestor."""
         return self.locations.at(path, key=key)
@@ -60,6 +65,24 @@ def default_rules_dir() -> Path:
     if here.is_dir():
         return here
     return Path(__file__).resolve().parents[3] / "rules"
+
+
+def unknown_folders(rules_dir: Path) -> list[Problem]:
+    """A warning for each folder of ``rules/`` that is no game's (it would be silently ignored)."""
+    if not rules_dir.is_dir():
+        return []
+    return [
+        Problem(
+            path,
+            1,
+            1,
+            f"folder {path.name!r} in rules/ is no game's and is ignored "
+            f"(games: {', '.join(GAME_IDS)})",
+            "warning",
+        )
+        for path in sorted(rules_dir.iterdir())
+        if path.is_dir() and path.name not in GAME_IDS and not path.name.startswith(".")
+    ]
 
 
 def load_rules(game_id: str, rules_dir: Path | None = None) -> GameData:
@@ -97,9 +120,15 @@ def _read_folder(folder: Path) -> tuple[dict[str, Any], Locations]:
     game_file = folder / "game.yaml"
     if not game_file.is_file():
         problems.append(Problem(game_file, 1, 1, "missing game.yaml"))
+    inside = folder.parent.parent.resolve()
     for name, owned in RULES_FILES.items():
         file = folder / name
         if not file.is_file():
+            continue
+        if not file.resolve().is_relative_to(inside):
+            problems.append(
+                Problem(file, 1, 1, f"resolves to {file.resolve()}, outside the project {inside}")
+            )
             continue
         try:
             content, where = load_yaml(file)

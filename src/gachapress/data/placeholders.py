@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from gachapress.data.model import Card, GameBase
+from gachapress.data.model import Card, Example, GameBase
 
 PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([a-z0-9_.-]+)(?:\|([a-z_]+)(?::([a-z ]+))?)?\}")
 
@@ -126,6 +126,12 @@ def card_data(model: GameBase, data: dict[str, Any], card: Card) -> dict[str, An
         **data,
         "card": {**card.model_dump(mode="python", by_alias=True), **model.card_values(card)},
     }
+
+
+def example_data(data: dict[str, Any], example: Example) -> dict[str, Any]:
+    """``data`` with the example's own values, for its text: ``{given.players}`` and the checked
+    answer ``{expect}`` (``{expect|list}`` for a list), so its prose cannot drift from them."""
+    return {**data, "given": example.given, "expect": example.expect}
 
 
 def card_texts(model: GameBase, card: Card) -> dict[str, str]:

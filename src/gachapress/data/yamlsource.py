@@ -21,6 +21,8 @@ from gachapress.errors import Problem, RulesError
 MAX_EXPANDED_NODES = 100_000
 #: Largest rules file read, in bytes.
 MAX_FILE_BYTES = 2_000_000
+#: Most digits an integer may have: no field takes more than a 64-bit number.
+MAX_INT_DIGITS = 19
 
 _SCALAR_TAGS = {
     "tag:yaml.org,2002:str",
@@ -76,14 +78,12 @@ class Locations:
         self.keys.update(other.keys)
 
 
-def load_yaml(file: Path, prefix: PathKey = ()) -> tuple[Any, Locations]:
-    """Parse one YAML file into plain data and its locations; raise RulesError on any problem."""
-    try:
-        raw = file.read_bytes()
-    except OSError as exc:
-        raise RulesError([Problem(file, 1, 1, f"cannot read file: {exc.strerror}")]) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise RulesError([Problem(file, 1, 1, f"file is larger than {MAX_FILE_BYTES} bytes")])
+def load_yaml(
+    file: Path, prefix: PathKey = (), *, inside: Path | None = None
+) -> tuple[Any, Locations]:
+    """Parse one YAML file into plain data and its locations; raise RulesError on any problem
+    (``inside``: a folder the file must resolve into, symlinks followed)."""
+    raw = read_limited(file, MAX_FILE_BYTES, inside=inside)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -105,6 +105,29 @@ def load_yaml(file: Path, prefix: PathKey = ()) -> tuple[Any, Locations]:
     if reader.problems:
         raise RulesError(reader.problems)
     return data, reader.locations
+
+
+def read_limited(file: Path, limit: int, *, inside: Path | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes, checked before reading (and
+    never reading more than one byte past it), that resolves into the folder ``inside`` when
+    given; RulesError otherwise."""
+    too_big = f"file is larger than {limit:,} bytes"
+    if inside is not None and not file.resolve().is_relative_to(inside.resolve()):
+        message = f"resolves to {file.resolve()}, outside {inside.resolve()}"
+        raise RulesError([Problem(file, 1, 1, message)])
+    try:
+        if not file.is_file():
+            what = "a folder" if file.is_dir() else "not a regular file"
+            raise RulesError([Problem(file, 1, 1, f"cannot read file: {what}")])
+        if file.stat().st_size > limit:
+            raise RulesError([Problem(file, 1, 1, too_big)])
+        with file.open("rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError as exc:
+        raise RulesError([Problem(file, 1, 1, f"cannot read file: {exc.strerror}")]) from None
+    if len(raw) > limit:
+        raise RulesError([Problem(file, 1, 1, too_big)])
+    return raw
 
 
 def _refuse_alias_bombs(file: Path, root: Node) -> None:
@@ -194,6 +217,14 @@ class _Reader:
     def _scalar(self, node: Node) -> Any:
         if not isinstance(node, ScalarNode) or node.tag not in _SCALAR_TAGS:
             return self._bad_tag(node)
+        if node.tag == "tag:yaml.org,2002:int":
+            digits = sum(ch.isdigit() for ch in node.value)
+            if digits > MAX_INT_DIGITS:
+                self._error(
+                    node,
+                    f"an integer of {digits:,} digits is out of range (at most {MAX_INT_DIGITS})",
+                )
+                return None
         return self._scalars.construct_object(node, deep=True)
 
     def _bad_tag(self, node: Node) -> None:

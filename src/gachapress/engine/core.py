@@ -319,6 +319,8 @@ class Game:
         """A new game for ``players`` seats, dealt from ``seed``, with the named ``options``
         switched on (see ``self.options``)."""
         counts = self._counts
+        if mode is None and len(counts) > 1 and "standard" not in counts:
+            raise ValueError(f"{self.id} has several modes: choose one of {', '.join(counts)}")
         if mode is None:
             mode = next(iter(counts)) if len(counts) == 1 else "standard"
         if mode not in counts:

@@ -9,6 +9,7 @@ Nothing is drawn in the sheet's outer margin, which home printers leave blank.""
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal
@@ -30,6 +31,9 @@ from gachapress.render.pdf import MM, FacePainter
 from gachapress.render.presets import MARK_GAP, Sheet
 from gachapress.render.text import fit
 
+#: Largest back offset, in mm: a printer shifting its back side further needs fixing, not this.
+MAX_BACK_OFFSET = 10.0
+
 INK = HexColor("#222222")
 MARK = HexColor("#000000")
 GREY = HexColor("#666666")
@@ -37,6 +41,20 @@ INCH = 25.4
 Ink = Literal["normal", "low"]
 #: Half the length of an alignment cross and of the scales on the back, in mm.
 SCALE = 10
+
+
+def parse_back_offset(text: str) -> tuple[float, float]:
+    """``X,Y`` in millimetres as two finite numbers within MAX_BACK_OFFSET; else ValueError
+    with the message to show (``nan``, ``inf`` and ``1e999`` included)."""
+    try:
+        x, y = (float(part) for part in text.split(","))
+    except ValueError:
+        raise ValueError("give the back offset as X,Y in millimetres, e.g. 0.5,-1") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise ValueError("the back offset must be two finite numbers of millimetres")
+    if abs(x) > MAX_BACK_OFFSET or abs(y) > MAX_BACK_OFFSET:
+        raise ValueError(f"a back offset of more than {MAX_BACK_OFFSET:g} mm is a printer problem")
+    return x, y
 
 
 class PnpDocument:
@@ -51,6 +69,8 @@ class PnpDocument:
         back_offset: tuple[float, float],
         ink: Ink,
     ) -> None:
+        if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET for v in back_offset):
+            raise ValueError(f"back offset {back_offset} is not within {MAX_BACK_OFFSET:g} mm")
         self.game, self.sheet, self.measure, self.ink = game, sheet, measure, ink
         self.lang = game.model.languages[0]
         self.back_offset = back_offset

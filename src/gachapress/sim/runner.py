@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import multiprocessing
+import multiprocessing.pool
+import os
+import queue
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +18,13 @@ from gachapress.sim.stats import Summary
 
 #: Games per unit of work handed to a process.
 CHUNK = 200
+#: Most games one run may ask for (a billion: days of work, still counted exactly).
+MAX_GAMES = 10**9
+
+
+def usable_jobs(jobs: int) -> int:
+    """``jobs`` capped at the machine's CPU count (more processes only add overhead)."""
+    return max(1, min(jobs, os.cpu_count() or 1))
 
 
 @dataclass(frozen=True)
@@ -70,8 +81,8 @@ def run_sim(spec: SimSpec, jobs: int = 1, progress: Callable[[int], None] | None
     game.new_game(players=spec.players, seed=0, mode=spec.mode, options=spec.options)
     make_bots(game, spec.bots, spec.players, 0)  # and on an unknown bot
     total = Summary(spec.players)
-    work = list(_chunks(spec))
-    if jobs <= 1 or len(work) == 1:
+    work = _chunks(spec)  # a generator: a run of any length holds only the chunks in flight
+    if jobs <= 1 or spec.games <= CHUNK:
         results: Iterator[Summary] = map(_play_chunk, work)
         for part in results:
             total.merge(part)
@@ -79,8 +90,29 @@ def run_sim(spec: SimSpec, jobs: int = 1, progress: Callable[[int], None] | None
                 progress(part.games)
         return total
     with multiprocessing.get_context().Pool(processes=jobs) as pool:
-        for part in pool.imap_unordered(_play_chunk, work):
+        for part in _bounded(pool, work, 4 * jobs):
             total.merge(part)
             if progress:
                 progress(part.games)
     return total
+
+
+def _bounded(
+    pool: multiprocessing.pool.Pool, work: Iterator[tuple[SimSpec, int, int]], window: int
+) -> Iterator[Summary]:
+    """The pool's results for ``work``, with at most ``window`` chunks handed out at once (a
+    pool reads its whole input ahead otherwise), in order of completion."""
+    done: queue.SimpleQueue[Summary | BaseException] = queue.SimpleQueue()
+    pending = 0
+    for job in itertools.islice(work, window):
+        pool.apply_async(_play_chunk, (job,), callback=done.put, error_callback=done.put)
+        pending += 1
+    while pending:
+        part = done.get()
+        pending -= 1
+        if isinstance(part, BaseException):
+            raise part
+        for job in itertools.islice(work, 1):
+            pool.apply_async(_play_chunk, (job,), callback=done.put, error_callback=done.put)
+            pending += 1
+        yield part
