@@ -43,6 +43,7 @@ from gachapress.data.placeholders import (
 from gachapress.data.yamlsource import Locations, PathKey, load_yaml
 from gachapress.errors import Problem, RulesError
 from gachapress.publish.charts import Bar, Span, bar_chart, range_chart
+from gachapress.publish.webfont import font_face
 
 TEMPLATE = "rulebook.html.j2"
 STYLESHEET = "rulebook.css"
@@ -1129,6 +1130,12 @@ def _default_label(page: Page, card: Card) -> CardLabel:
 # -- building -------------------------------------------------------------------------------------
 
 
+def with_font(template: jinja2.Template, context: dict[str, Any]) -> str:
+    """The page ``template`` renders from ``context``, with the Japanese font its text needs."""
+    bare = template.render({**context, "font_face": Markup("")})
+    return template.render({**context, "font_face": font_face(bare)})
+
+
 def verify_examples(game: GameData) -> list[Verdict]:
     """The engine's verdict on every worked example; RulesError naming each failing one."""
     verdicts = [evaluate(game, ex, ("examples", i)) for i, ex in enumerate(game.model.examples)]
@@ -1152,7 +1159,7 @@ def render_rulebooks(
     pages = {}
     for lang in game.model.languages:
         page = Page(game, lang, strings, verdicts, stats, stylesheet)
-        pages[lang] = template.render(page.context())
+        pages[lang] = with_font(template, page.context())
     return pages
 
 

@@ -21,6 +21,7 @@ from gachapress.publish.rulebook import (
     environment,
     source_templates_dir,
     templates_dir_for,
+    with_font,
 )
 
 TEMPLATE = "index.html.j2"
@@ -118,7 +119,8 @@ def render_index(
     env = environment(folder)
     strings = StringTable.load(folder)
     stylesheet = (folder / STYLESHEET).read_text(encoding="utf-8")
-    return env.get_template(TEMPLATE).render(index_context(games, strings, stylesheet, papers))
+    context = index_context(games, strings, stylesheet, papers)
+    return with_font(env.get_template(TEMPLATE), context)
 
 
 def write_index(

@@ -48,7 +48,8 @@ def _noto_variable() -> Path:
     return _package_dir("fontpkg_noto_sans") / "files" / "NotoSans[wdth,wght].ttf"
 
 
-def _ipaex() -> Path:
+def japanese_font_path() -> Path:
+    """IPAexGothic as shipped by the matplotlib-fontja package (TrueType outlines)."""
     return _package_dir("matplotlib_fontja") / "fonts" / "ipaexg.ttf"
 
 
@@ -99,7 +100,9 @@ def font_files(cache_dir: Path) -> dict[str, FontFile]:
         )
         for role, weight in WEIGHTS.items()
     }
-    fonts["ja"] = FontFile("IPAexGothic", _ipaex(), "IPAexGothic", "IPA Font License v1.0")
+    fonts["ja"] = FontFile(
+        "IPAexGothic", japanese_font_path(), "IPAexGothic", "IPA Font License v1.0"
+    )
     return fonts
 
 
