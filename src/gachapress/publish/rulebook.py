@@ -508,7 +508,8 @@ class Page:
             (self.ui("play_time"), self.minutes()),
         ]
         total = sum(deck.size() for _, deck in self.model.deck_items())
-        facts.append((self.ui("cards_and_tokens"), str(total)))
+        tokens = any(deck.form == "token" for _, deck in self.model.deck_items())
+        facts.append((self.ui("cards_and_tokens" if tokens else "cards_total"), str(total)))
         summary = None
         if len(self.model.modes) == 1:
             (mode,) = self.model.modes.values()
@@ -630,7 +631,7 @@ class Page:
                 assert component.name is not None
                 items.append(
                     {
-                        "count": component.count,
+                        "count": component.count if component.count > 1 else None,
                         "name": self.t(component.name),
                         "href": None,
                         "note": self.ui("provide_your_own") if component.provide_your_own else None,
