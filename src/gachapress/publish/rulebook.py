@@ -149,6 +149,11 @@ class Words:
         listed = self.table.data.get("games", {}).get(self.game_id, {}).get(group, [])
         return key in listed or key.rpartition(".")[2] in listed
 
+    def answer_parts(self, rule: str) -> list[str] | None:
+        """The input labels naming each value of ``rule``'s answer, when the strings give them."""
+        parts = self.table.data.get("games", {}).get(self.game_id, {}).get("answer_parts", {})
+        return parts.get(rule)
+
     def label(self, group: str, key: str) -> str:
         """A label of ``group`` (rules, given, fields, values), falling back to the key itself,
         made readable; the tests make sure no page needs the fallback."""
@@ -832,7 +837,21 @@ class Page:
             return self.players(value)
         if self.words.holds_players("by_player_answers", rule):
             return self.by_player(value)
+        parts = self.words.answer_parts(rule)
+        if parts and isinstance(value, list):
+            if all(isinstance(row, list) for row in value):
+                rows = [{"index": i, "nodes": self.parts(r, parts)} for i, r in enumerate(value)]
+                return [{"t": "rows", "rows": rows}]
+            return self.parts(value, parts)
         return self.value(value)
+
+    def parts(self, values: list[Any], keys: list[str]) -> list[Node]:
+        """An answer of a few values, each labelled with its input label."""
+        pairs = [
+            {"key": self.words.label("given", key), "nodes": self.value(item, key, nested=True)}
+            for key, item in zip(keys, values, strict=True)
+        ]
+        return [{"t": "pairs", "pairs": pairs}]
 
     def players(self, value: Any) -> list[Node]:
         """A seat index as "Player 1", a list of them as "Player 2, Player 1" (in order);
