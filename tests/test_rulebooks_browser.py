@@ -223,3 +223,38 @@ def test_index_links_resolve(site: Path, visit: Any) -> None:
         assert (site / href).is_file(), href
     for href in hrefs:  # the PDFs too
         assert (site / href).is_file(), href
+
+
+JAPANESE_PAGES = [p for p in PAGES if p.endswith(".ja.html")]
+
+
+def _fonts_used(seen: Visit, selector: str) -> list[dict[str, Any]]:
+    """The fonts chromium drew the text of the first ``selector`` element with."""
+    cdp = seen.context.new_cdp_session(seen.page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    assert node, f"no {selector} on the page"
+    return cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+
+
+@pytest.mark.parametrize(
+    ("page", "selector"),
+    [
+        *((p, "h1") for p in JAPANESE_PAGES),
+        *((p, ".example-text p") for p in JAPANESE_PAGES),
+        ("index.html", 'a[hreflang="ja"] [lang="ja"]'),
+    ],
+)
+def test_japanese_renders_in_the_embedded_font(
+    site: Path, visit: Any, page: str, selector: str
+) -> None:
+    """This machine has no CJK system font: Japanese shows only through the page's own
+    IPAexGothic subset, loaded from its data URI and used for the Japanese text."""
+    seen = visit(site / page, 390)
+    seen.page.evaluate("document.fonts.ready.then(() => true)")
+    family = "Gachapress IPAexGothic"
+    assert seen.page.evaluate(f"document.fonts.check(\"16px '{family}'\", 'ガチャ')")
+    used = _fonts_used(seen, selector)
+    assert [(f["familyName"], f["isCustomFont"]) for f in used] == [("IPAexGothic", True)]

