@@ -75,7 +75,8 @@ def check(
 def _check_game(game: GameData, root: Path) -> bool:
     reports = run_checks(game)
     faces = _face_problems(game, root)
-    problems = sorted([*(p for report in reports for p in report.problems), *faces])
+    # a bad art file is found by the art check and again when its face is laid out: say it once
+    problems = sorted({*(p for report in reports for p in report.problems), *faces})
     print_problems(problems)
     cards = sum(deck.size() for _, deck in game.model.deck_items())
     decks = len(list(game.model.deck_items()))
