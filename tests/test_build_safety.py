@@ -363,3 +363,24 @@ def test_editing_a_template_or_preset_rebuilds_what_it_shapes(
     changed = changed_by(project, edit)
     kinds = {rel.rsplit(".", 1)[-1] for rel in changed if rel.startswith(f"{GAME}/")}
     assert expected <= kinds, changed
+
+
+# --- messages -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("offset", ["nan,nan", "inf,0", "0,1e999", "11,0"])
+def test_a_back_offset_that_is_no_finite_millimetres_is_a_usage_error(
+    project: Path, offset: str
+) -> None:
+    result = run_cli("build", GAME, "--back-offset", offset, cwd=project, env=ENV)
+    assert result.code == 2 and "Traceback" not in result.err
+    assert "back offset" in result.err
+    assert not (project / "out").exists()
+
+
+def test_off_a_terminal_build_says_each_game_and_warns_of_unknown_folders(project: Path) -> None:
+    (project / "rules" / "rps_fire").mkdir()  # a typo for rps-fire: it would be ignored
+    result = run_cli("build", GAME, "--paper", "a4", cwd=project, env=ENV)
+    assert result.code == 0, result.err
+    assert f"{GAME}: " in result.err and " files written, " in result.err
+    assert "rules/rps_fire:1:1: warning: folder 'rps_fire' in rules/ is no game's" in result.err
