@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
 from gachapress.build.builder import PAPERS, BuildOptions, GameOutcome, build
 from gachapress.build.outdir import OutputError
-from gachapress.cli.common import RootOption, print_problems, select_games
+from gachapress.cli.common import RootOption, game_progress, print_problems, select_games
 from gachapress.data.load import unknown_folders
 
 
@@ -101,18 +98,8 @@ def build_command(
     )
     started = time.perf_counter()
     try:
-        if sys.stderr.isatty():
-            with Progress(
-                "[progress.description]{task.description}",
-                BarColumn(),
-                MofNCompleteColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            ) as bar:
-                task = bar.add_task("building", total=len(selected))
-                report = build(selected, options, jobs, progress=lambda _: bar.advance(task))
-        else:
-            report = build(selected, options, jobs, progress=_game_line)
+        with game_progress("building", len(selected), _game_line) as step:
+            report = build(selected, options, jobs, progress=step)
     except OutputError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None

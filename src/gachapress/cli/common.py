@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
 from gachapress.data.load import GameData, load_rules
 from gachapress.errors import Problem, RulesError
@@ -47,3 +52,23 @@ def load_or_report(game_id: str, root: Path) -> GameData | None:
     except RulesError as exc:
         print_problems(exc.problems)
         return None
+
+
+@contextlib.contextmanager
+def game_progress(
+    label: str, total: int, off_terminal: Callable[[Any], None]
+) -> Iterator[Callable[[Any], None]]:
+    """A callback to call once per finished game: on a terminal it advances a progress bar,
+    off one it is ``off_terminal`` (a line per game, so a log shows the work advancing)."""
+    if not sys.stderr.isatty():
+        yield off_terminal
+        return
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda _: bar.advance(task)

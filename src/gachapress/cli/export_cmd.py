@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
 from gachapress.build.outdir import OutputError
-from gachapress.cli.common import RootOption, print_problems, select_games
+from gachapress.cli.common import RootOption, game_progress, print_problems, select_games
 from gachapress.errors import RulesError
 from gachapress.export.common import ExportOptions
 from gachapress.export.publish import TargetOutcome
@@ -78,18 +75,8 @@ def export_command(
     )
     started = time.perf_counter()
     try:
-        if sys.stderr.isatty():
-            with Progress(
-                "[progress.description]{task.description}",
-                BarColumn(),
-                MofNCompleteColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            ) as bar:
-                task = bar.add_task(f"exporting {to.value}", total=len(selected))
-                outcomes = export(selected, to.value, options, progress=lambda _: bar.advance(task))
-        else:
-            outcomes = export(selected, to.value, options, progress=_line)
+        with game_progress(f"exporting {to.value}", len(selected), _line) as step:
+            outcomes = export(selected, to.value, options, progress=step)
     except RulesError as exc:
         print_problems(exc.problems)
         typer.echo("export refused: the game failed its checks; nothing was replaced", err=True)
