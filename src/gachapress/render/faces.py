@@ -80,6 +80,7 @@ def game_faces(
     if problems:
         raise RulesError(problems)
     lang = game.model.languages[0]
+    drawing = {"measure": measure, "lang": lang, "icons": layout.icons, "palette": layout.palette}
     decks = []
     for deck_id, deck in game.model.deck_items():
         deck_layout = layout.decks[deck_id]
@@ -99,11 +100,8 @@ def game_faces(
                     deck_layout.front,
                     shape,
                     context,
-                    measure=measure,
-                    lang=lang,
-                    icons=layout.icons,
-                    palette=layout.palette,
                     card_art=art,
+                    **drawing,
                 )
             except FaceError as exc:
                 raise RulesError(
@@ -126,11 +124,8 @@ def game_faces(
                 deck_layout.back,
                 shape,
                 context,
-                measure=measure,
-                lang=lang,
-                icons=layout.icons,
-                palette=layout.palette,
                 card_art=None,
+                **drawing,
             )
         except FaceError as exc:
             raise RulesError(
