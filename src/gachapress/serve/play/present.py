@@ -1,0 +1,220 @@
+"""A seat's view of a game as the Play page shows it, in players' words: the public table, each
+player's box, the seat's own hand, its legal actions and its view of the log.
+
+Everything comes from ``observation(seat)``, ``legal_actions()`` and ``log_view(seat)``: what
+the page shows can only be what the engine lets that seat see. How each game's table is laid
+out is data (``tables.yaml``); this module knows no game's rules.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gachapress.engine.core import HIDDEN, Action, Game
+from gachapress.serve.play.session import HUMAN, Session
+
+#: ``deck-2``, ``lane-3``, ``seat-1``: a thing named by a number.
+NUMBERED = re.compile(r"^([a-z]+)-(\d+)$")
+Item = dict[str, Any]  # {"card": id, "name": ...} or {"text": ...}
+
+
+@cache
+def layouts() -> dict[str, Any]:
+    text = Path(__file__).with_name("tables.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+@cache
+def layout(game_id: str) -> dict[str, Any]:
+    """A game's layout: the shared entries, with the game's own added on top."""
+    shared, own = layouts()["shared"], layouts().get(game_id, {})
+    merged = {**shared, **own}
+    for key in ("actions", "events", "things"):
+        merged[key] = {**shared.get(key, {}), **own.get(key, {})}
+    return merged
+
+
+#: Card fields that never tell two faces of one name apart.
+NOT_TELLING = {"id", "count", "name", "text", "art"}
+
+
+@cache
+def card_names(game: Game) -> dict[str, str]:
+    """Each card's name in the game's first language; faces that share a name get the fields
+    that tell them apart (``Rock 3``, ``Rhino red 800``)."""
+    lang = language(game)
+    cards = game.model.cards()
+    groups: dict[str, list[str]] = {}
+    for card_id, card in cards.items():
+        groups.setdefault(card.name.get(lang, card_id), []).append(card_id)
+    names = {}
+    for name, ids in groups.items():
+        fields = [card_fields(cards[card_id]) for card_id in ids]
+        telling = [key for key in fields[0] if len({str(f.get(key)) for f in fields}) > 1]
+        for card_id, values in zip(ids, fields, strict=True):
+            extra = " ".join(str(values[key]) for key in telling if values[key] is not None)
+            names[card_id] = f"{name} {extra}".strip()
+    return names
+
+
+def language(game: Game) -> str:
+    """The Play page's language: English where the game has it."""
+    languages = game.model.languages
+    return "en" if "en" in languages else languages[0]
+
+
+def card_fields(card: Any) -> dict[str, Any]:
+    return {k: v for k, v in card.model_dump().items() if k not in NOT_TELLING}
+
+
+def player(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+class Presenter:
+    """Words and pictures for one game's values."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.layout = layout(game.id)
+        self.cards = game.model.cards()
+        self.seats = set(self.layout["seats"])
+        self.names = card_names(game)
+
+    def card(self, card_id: str) -> Item:
+        return {"card": card_id, "name": self.names[card_id]}
+
+    def thing(self, target: str) -> Item:
+        """An action's target: a card (pictured), a numbered thing or a named one."""
+        if target in self.cards:
+            return self.card(target)
+        if target == HIDDEN:
+            return {"text": self.layout["hidden"]}
+        things = self.layout["things"]
+        if target in things:
+            return {"text": things[target]}
+        numbered = NUMBERED.match(target)
+        if numbered:
+            kind, n = numbered.group(1), int(numbered.group(2))
+            return {"text": player(n) if kind == "seat" else f"{kind} {n}"}
+        return {"text": target.replace("-", " ")}
+
+    def action(self, action: Action | str) -> list[Item]:
+        """An action in players' words, its card pictured: ``Give [Rock 3] to Player 2``."""
+        verb, _, target = str(action).partition(" ")
+        what, _, to = target.partition(" to ")
+        words = self.layout["actions"].get(verb, verb.capitalize() + " {what}")
+        if not what:
+            words = words.replace(" {what}", "").replace("{what}", "")
+        items: list[Item] = []
+        for part in re.split(r"(\{what\}|\{to\})", words):
+            if part == "{what}":
+                items.append(self.thing(what))
+            elif part == "{to}":
+                items.append({"text": player(int(to)) if to.isdigit() else to})
+            elif part:
+                items.append({"text": part})
+        return items
+
+    def value(self, key: str, value: Any) -> list[Item]:
+        """Any observation or event value: cards pictured, players named, the rest as text."""
+        if value is None or value == []:
+            return [{"text": "none"}]
+        if isinstance(value, bool):
+            return [{"text": "yes" if value else "no"}]
+        if isinstance(value, int) and key in self.seats:
+            return [{"text": player(value)}]
+        if isinstance(value, str):
+            return [self.thing(value)]
+        if isinstance(value, list):
+            items: list[Item] = []
+            for index, part in enumerate(value):
+                if index and not (isinstance(part, str) and part in self.cards):
+                    items.append({"text": ", "})
+                items.extend(self.value(key, part))
+            return items
+        if isinstance(value, dict):
+            items = []
+            for name, part in value.items():
+                items.append({"text": f"{name.replace('_', ' ')}: "})
+                items.extend(self.value(name, part))
+                items.append({"text": "; "})
+            return items[:-1]
+        return [{"text": f"{value:,}" if isinstance(value, int) else str(value)}]
+
+    def entry(self, entry: dict[str, Any]) -> list[Item]:
+        """One entry of a seat's log view: a move, or what the rules made happen."""
+        if "action" in entry:
+            return [{"text": f"{player(entry['player'])}: "}, *self.action(entry["action"])]
+        kind = entry.get("event", "")
+        title = self.layout["events"].get(kind, kind.replace("-", " ").capitalize())
+        items: list[Item] = [{"text": title}]
+        for key, value in entry.items():
+            if key in ("event", "game", "mode"):
+                continue
+            items.append({"text": f"; {key.replace('_', ' ')}: "})
+            items.extend(self.value(key, value))
+        return items
+
+
+def seat_view(session: Session, seat: int) -> dict[str, Any]:
+    """What the Play page shows ``seat``: built from that seat's observation, legal actions
+    (on its turn) and log view only."""
+    state, game = session.state, session.game
+    present = Presenter(game)
+    seen = state.observation(seat)
+    rules = present.layout
+    over = state.current_player is None
+    table = [
+        {"label": part["label"], "words": _shown(present, part, seen[part["key"]])}
+        for part in rules.get("table", [])
+        if part["key"] in seen
+    ]
+    scores = state.scores() if over else None
+    players = []
+    for other in range(len(session.seats)):
+        fields = [
+            {"label": part["label"], "words": present.value(part["key"], seen[part["key"]][other])}
+            for part in rules.get("players", [])
+            if isinstance(seen.get(part["key"]), list) and len(seen[part["key"]]) > other
+        ]
+        if scores is not None:
+            fields.append({"label": "Final score", "words": present.value("", scores[other])})
+        players.append(
+            {
+                "name": player(other),
+                "you": other == seat,
+                "who": "you" if other == seat else _who(session.seats[other]),
+                "fields": fields,
+            }
+        )
+    legal = state.legal_actions() if state.current_player == seat else []
+    hand = seen.get(rules["hand"]) or []
+    return {
+        "seat": seat,
+        "name": player(seat),
+        "over": over,
+        "winners": [player(s) for s in state.winners()] if over else [],
+        "table": table,
+        "players": players,
+        "hand": [present.card(card) for card in hand],
+        "actions": [{"action": str(a), "words": present.action(a)} for a in legal],
+        "log": [present.entry(entry) for entry in state.log_view(seat)[1:]],
+    }
+
+
+def _who(seat: str) -> str:
+    return "" if seat == HUMAN else f"{seat} bot"
+
+
+def _shown(present: Presenter, part: dict[str, Any], value: Any) -> list[Item]:
+    if part.get("top") and isinstance(value, list):  # a pile: its top card and its size
+        if not value:
+            return [{"text": "empty"}]
+        return [present.thing(value[-1]), {"text": f" ({len(value)} cards)"}]
+    return present.value(part["key"], value)
