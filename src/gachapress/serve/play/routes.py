@@ -102,7 +102,7 @@ def play_routes(
                 raise PlayError(f"the deal number must be a whole number, not {seed!r}")
             seats = setup.get("seats")
             if not isinstance(seats, list) or HUMAN not in seats:
-                raise PlayError("at least one player must be a person (\"human\")")
+                raise PlayError('at least one player must be a person ("human")')
             session = Session(game, str(setup.get("mode")), seed, seats)
         except (PlayError, GachapressError) as exc:
             return refused(str(exc))

@@ -102,7 +102,7 @@ def from_log(game: Game, document: Any) -> Session:
     """The session an uploaded log describes, replayed and checked move by move; PlayError
     ``move N: ...`` at the first move that is not the engine's own game."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise PlayError(f"not a log of the Play page (it starts with \"format\": \"{FORMAT}\")")
+        raise PlayError(f'not a log of the Play page (it starts with "format": "{FORMAT}")')
     seats, log = document.get("seats"), document.get("log")
     if not isinstance(log, list) or not log or not isinstance(log[0], dict):
         raise PlayError("the log is empty or its first entry is not the start of a game")
@@ -137,8 +137,10 @@ def from_log(game: Game, document: Any) -> Session:
             (i for i, (a, b) in enumerate(zip(state.log, log, strict=False)) if a != b),
             min(len(state.log), len(log)),
         )
-        raise PlayError(f"entry {at + 1}: the log says {log[at:at + 1]}, the engine did "
-                        f"{state.log[at:at + 1]}")
+        raise PlayError(
+            f"entry {at + 1}: the log says {log[at : at + 1]}, the engine did "
+            f"{state.log[at : at + 1]}"
+        )
     session.seats = check_seats(game, seats)
     session._bots_move()
     return session
