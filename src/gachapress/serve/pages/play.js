@@ -69,6 +69,7 @@
   const go = async (status) => {
     current = status;
     $("controls").hidden = false;
+    $("new-game").open = false;
     $("download").href = `/_serve/table/${status.session}/log`;
     const seat = status.over ? (status.humans.includes(shown) ? shown : status.humans[0]) : status.turn;
     if (seat === undefined || seat === null) {

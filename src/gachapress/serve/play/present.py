@@ -131,6 +131,8 @@ class Presenter:
             return [{"text": player(value)}]
         if isinstance(value, str):
             return [self.thing(value)]
+        if isinstance(value, list) and _played_by(value, self.cards):  # [seat, card]
+            return [{"text": f"{player(value[0])}: "}, self.card(value[1])]
         if isinstance(value, list):
             items: list[Item] = []
             for index, part in enumerate(value):
@@ -138,6 +140,8 @@ class Presenter:
                     items.append({"text": ", "})
                 items.extend(self.value(key, part))
             return items
+        if isinstance(value, dict) and set(value) == {"size", "top"}:  # a face-up pile
+            return self.pile(value["top"], value["size"])
         if isinstance(value, dict):
             items = []
             for name, part in value.items():
@@ -146,6 +150,13 @@ class Presenter:
                 items.append({"text": "; "})
             return items[:-1]
         return [{"text": f"{value:,}" if isinstance(value, int) else str(value)}]
+
+    def pile(self, top: str | None, size: int) -> list[Item]:
+        """A pile by its top card and its size: ``[Robot] (13 cards)``."""
+        if not size:
+            return [{"text": "empty"}]
+        shown = [self.thing(top), {"text": " "}] if top is not None else []
+        return [*shown, {"text": f"({size} {'card' if size == 1 else 'cards'})"}]
 
     def entry(self, entry: dict[str, Any]) -> list[Item]:
         """One entry of a seat's log view: a move, or what the rules made happen."""
@@ -197,6 +208,7 @@ def seat_view(session: Session, seat: int) -> dict[str, Any]:
     hand = seen.get(rules["hand"]) or []
     return {
         "seat": seat,
+        "moves": len(session.moves),
         "name": player(seat),
         "over": over,
         "winners": [player(s) for s in state.winners()] if over else [],
@@ -208,13 +220,22 @@ def seat_view(session: Session, seat: int) -> dict[str, Any]:
     }
 
 
+def _played_by(value: list[Any], cards: dict[str, Any]) -> bool:
+    """True for a seat and the card it played: ``[1, "red-800"]``."""
+    return (
+        len(value) == 2
+        and isinstance(value[0], int)
+        and not isinstance(value[0], bool)
+        and isinstance(value[1], str)
+        and value[1] in cards
+    )
+
+
 def _who(seat: str) -> str:
     return "" if seat == HUMAN else f"{seat} bot"
 
 
 def _shown(present: Presenter, part: dict[str, Any], value: Any) -> list[Item]:
     if part.get("top") and isinstance(value, list):  # a pile: its top card and its size
-        if not value:
-            return [{"text": "empty"}]
-        return [present.thing(value[-1]), {"text": f" ({len(value)} cards)"}]
+        return present.pile(value[-1] if value else None, len(value))
     return present.value(part["key"], value)

@@ -23,6 +23,7 @@ from gachapress.serve.play.present import seat_view
 from gachapress.serve.play.session import HUMAN, PlayError, Session, Sessions, from_log
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
+VIEWS = templating.environment(PAGES)
 #: The largest log an upload may send (a long game's log is tens of kilobytes).
 MAX_UPLOAD = 4 * 1024 * 1024
 
@@ -38,6 +39,12 @@ def status(key: str, session: Session) -> dict[str, Any]:
         "humans": session.humans,
         "moves": len(session.moves),
     }
+
+
+def draw(session: Session, seat: int) -> str:
+    """The HTML of ``seat``'s view, as the Play page puts it on the table."""
+    context = {"game": session.game.id, "view": seat_view(session, seat)}
+    return templating.render(VIEWS, "play_view.html.j2", context)
 
 
 def refused(message: str, code: int = 400) -> JSONResponse:
@@ -59,7 +66,6 @@ def play_routes(
 ) -> list[Route]:
     """The routes of the Play pages of ``games``, their rules read from ``rules_dir`` at
     every new game (so a designer's last save is what is played)."""
-    env = templating.environment(PAGES)
 
     def fresh(request: Request) -> Game | None:
         game = request.path_params["game"]
@@ -78,7 +84,7 @@ def play_routes(
         if game is None:
             return Response("no such game in this preview", status_code=404)
         html = templating.render(
-            env,
+            VIEWS,
             "play.html.j2",
             {
                 "game": game.id,
@@ -131,10 +137,7 @@ def play_routes(
         allowed = seat == turn if turn is not None else True
         if seat not in session.humans or not allowed:
             return Response("that seat's cards are not yours to see now", status_code=403)
-        html = templating.render(
-            env, "play_view.html.j2", {"game": session.game.id, "view": seat_view(session, seat)}
-        )
-        return HTMLResponse(html, headers=NO_CACHE)
+        return HTMLResponse(draw(session, seat), headers=NO_CACHE)
 
     async def act(request: Request) -> Response:
         here = found(request)
