@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -200,3 +201,32 @@ def test_a_seats_view_is_the_same_when_unseen_cards_are_dealt_again(
         session.state = state
         session.act(str(rng.choice(state.legal_actions())))
     assert changed, "no re-deal changed anything: the check checked nothing"
+
+
+@pytest.mark.parametrize("game_id", sorted({case[0] for case in CASES}))
+def test_every_layout_key_and_move_has_its_words(game_id: str) -> None:
+    """What tables.yaml names is in the game's observation, and every move a random game
+    makes reads in players' words: no verb left bare, no card id or seat number shown."""
+    from gachapress.serve.play.present import Presenter, layout
+
+    game = load_game(game_id)
+    present, rules = Presenter(game), layout(game_id)
+    keys: set[str] = set()
+    texts: set[str] = set()
+    for mode, counts in game.modes.items():
+        state = game.new_game(players=counts[-1], seed=1, mode=mode)
+        rng = random.Random(1)
+        while not state.is_terminal():
+            keys.update(state.observation(state.current_player))
+            for action in state.legal_actions():
+                texts.add(str(action))
+            state.apply(rng.choice(state.legal_actions()))
+    named = [part["key"] for part in rules.get("table", []) + rules.get("players", [])]
+    assert set(named) <= keys, set(named) - keys
+    for text in texts:
+        assert text.partition(" ")[0] in rules["actions"], f"no words for {text!r}"
+        said = "".join(item.get("text", "") for item in present.action(text))
+        cards = [item["name"] for item in present.action(text) if "card" in item]
+        assert said and not any(card_id in said for card_id in game.model.cards()), said
+        assert not re.search(r"\bseat\b|\d+ to \d|[a-z]+-\d", said), (text, said)
+        assert all(cards), text

@@ -28,10 +28,12 @@ from gachapress.serve.play.session import Session
 from tests.conftest import ROOT
 from tests.test_rulebooks_browser import BROWSER_ARGS, CHROMIUM, _require_browser
 
+GAME_ID = "gachapon-trick"
 #: The longest wait for one step of the page (a request and a redraw on a busy machine).
 WAIT_MS = 30_000
 #: The most moves one person makes in a test game (the longest take about two hundred).
 MOST_MOVES = 2_000
+FOCUSED = "element => element === document.activeElement"
 MODES = [(game, mode) for game in GAME_IDS for mode in load_game(game).modes]
 
 
@@ -42,9 +44,7 @@ class Running:
         self.preview = Preview(BuildOptions(root=ROOT, out=out), list(GAME_IDS))
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
-        config = uvicorn.Config(
-            create_app(self.preview), log_level="warning", lifespan="off"
-        )
+        config = uvicorn.Config(create_app(self.preview), log_level="warning", lifespan="off")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.listener]}, daemon=True
@@ -169,3 +169,84 @@ def check_redeal(page: Any, running: Running, session: Session) -> bool:
         session.state = state
     assert same, "the page would show something of the re-dealt cards"
     return other.snapshot() != state.snapshot()
+
+
+def test_hot_seat_play_hides_each_players_cards_from_the_next(page: Any, running: Running) -> None:
+    begin(page, running, "rps-fire", "standard", ["human", "human"])
+    passing = page.locator("#pass")
+    passing.wait_for(state="visible")
+    assert "Player 1" in passing.inner_text()
+    assert page.locator("#table").inner_html() == ""  # nothing shows before Player 1 is ready
+    page.get_by_role("button", name="I am Player 1: show my cards").click()
+    page.locator("#table .view[data-seat='0']").wait_for()
+    hand = page.locator(".hand img").evaluate_all("images => images.map(i => i.alt)")
+    assert hand and passing.is_hidden()
+    rng = random.Random(1)
+    for _ in range(6):  # up to the turn of Player 2, then back
+        seat = running.session().state.current_player
+        button = page.locator("#table button.action")
+        button.nth(rng.randrange(button.count())).click()
+        if running.session().state.current_player != seat:
+            break
+    passing.wait_for(state="visible")
+    assert "Player 2" in passing.inner_text()
+    assert page.locator("#table .view").count() == 0  # Player 1's hand is gone
+    assert page.get_by_role("button", name="I am Player 2: show my cards").evaluate(FOCUSED)
+    page.keyboard.press("Enter")
+    page.locator("#table .view[data-seat='1']").wait_for()
+
+
+def test_the_keyboard_plays_and_undo_takes_a_move_back(page: Any, running: Running) -> None:
+    begin(page, running, GAME_ID, "standard", ["human", "greedy"])
+    page.locator("#table .view").wait_for()
+    assert page.locator(f'#gachapress-bar a[href="/_serve/play/{GAME_ID}"]').count() == 1
+    first = page.locator("#table button.action").first
+    assert first.evaluate(FOCUSED)  # the first choice is ready for Enter
+    name = first.evaluate("b => b.textContent.trim() + ' ' + b.querySelector('img').alt")
+    assert name.startswith("Play ") and "-" not in name  # player words, no card ids
+    rng = random.Random(5)
+    for _ in range(3):
+        choose(page, rng, keyboard=True)
+    moves = running.session().moves[:]
+    page.get_by_role("button", name="Undo my last move").click()
+    page.wait_for_function(
+        "(n) => Number(document.querySelector('#table .view')?.dataset.moves) < n",
+        arg=len(moves),
+    )
+    assert len(running.session().moves) < len(moves)
+    page.get_by_role("button", name="Restart this deal").click()
+    page.wait_for_function("() => document.querySelector('#table .view')?.dataset.moves === '0'")
+
+
+def test_a_bad_log_file_shows_its_located_error(
+    page: Any, running: Running, tmp_path: Path
+) -> None:
+    begin(page, running, "gasha", "standard", ["human", "random"])
+    page.locator("#table .view").wait_for()
+    rng = random.Random(2)
+    for _ in range(4):
+        choose(page, rng)
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download the log").click()
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    text = saved.read_text(encoding="utf-8")
+    first = running.session().state.log[1]["action"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(text.replace(f'"{first}"', '"draw deck-9"', 1), encoding="utf-8")
+    page.locator("#new-game summary").click()
+    page.set_input_files("#upload input[type=file]", str(bad))
+    message = page.locator("#message")
+    message.wait_for(state="visible")
+    assert message.inner_text().startswith("bad.json: move 1: draw deck-9 is not legal")
+    page.set_input_files("#upload input[type=file]", str(saved))
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while len(running.preview.tables.games) < 2:  # the game and its upload
+        assert time.monotonic() < deadline, "the saved game did not load"
+        time.sleep(0.05)
+    message.wait_for(state="hidden")
+    page.wait_for_function(
+        "(key) => document.getElementById('download').getAttribute('href').includes(key)",
+        arg=list(running.preview.tables.games)[-1],
+    )
+    page.locator("#table .view").wait_for()

@@ -20,6 +20,8 @@ from gachapress.serve.play.session import HUMAN, Session
 
 #: ``deck-2``, ``lane-3``, ``seat-1``: a thing named by a number.
 NUMBERED = re.compile(r"^([a-z]+)-(\d+)$")
+#: The log entries the page shows, the latest (the downloaded log has them all).
+LATEST = 40
 Item = dict[str, Any]  # {"card": id, "name": ...} or {"text": ...}
 
 
@@ -206,6 +208,7 @@ def seat_view(session: Session, seat: int) -> dict[str, Any]:
         )
     legal = state.legal_actions() if state.current_player == seat else []
     hand = seen.get(rules["hand"]) or []
+    start = max(1, len(state.log) - LATEST)
     return {
         "seat": seat,
         "moves": len(session.moves),
@@ -216,7 +219,8 @@ def seat_view(session: Session, seat: int) -> dict[str, Any]:
         "players": players,
         "hand": [present.card(card) for card in hand],
         "actions": [{"action": str(a), "words": present.action(a)} for a in legal],
-        "log": [present.entry(entry) for entry in state.log_view(seat)[1:]],
+        "log": [present.entry(entry) for entry in state.log_view(seat, start)],
+        "logged": len(state.log) - 1,
     }
 
 
