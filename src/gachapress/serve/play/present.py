@@ -22,7 +22,7 @@ from gachapress.serve.play.session import HUMAN, Session
 NUMBERED = re.compile(r"^([a-z]+)-(\d+)$")
 #: The log entries the page shows, the latest (the downloaded log has them all).
 LATEST = 40
-Item = dict[str, Any]  # {"card": id, "name": ...} or {"text": ...}
+Item = dict[str, Any]  # {"card": id, "name": ...}, {"text": ...} or {"group": [items]}
 
 
 @cache
@@ -114,9 +114,12 @@ class Presenter:
         if not what:
             words = words.replace(" {what}", "").replace("{what}", "")
         items: list[Item] = []
+        what, _, copies = what.partition(" x")  # ``rock-3 x2``: two copies at once
         for part in re.split(r"(\{what\}|\{to\})", words):
             if part == "{what}":
                 items.append(self.thing(what))
+                if copies.isdigit():
+                    items.append({"text": f" ×{copies}"})
             elif part == "{to}":
                 items.append({"text": player(int(to)) if to.isdigit() else to})
             elif part:
@@ -134,13 +137,20 @@ class Presenter:
         if isinstance(value, str):
             return [self.thing(value)]
         if isinstance(value, list) and _played_by(value, self.cards):  # [seat, card]
-            return [{"text": f"{player(value[0])}: "}, self.card(value[1])]
+            return [{"text": f"{player(value[0])}: "}, self.card(value[-1])]
+        if isinstance(value, list) and _handed(value, self.cards):  # [from, to, card]
+            moved = f"{player(value[0])} to {player(value[1])}: "
+            return [{"text": moved}, self.thing(value[2])]
         if isinstance(value, list):
             items: list[Item] = []
+            piles = all(isinstance(part, dict) and set(part) == {"size", "top"} for part in value)
             for index, part in enumerate(value):
                 if index and not (isinstance(part, str) and part in self.cards):
-                    items.append({"text": ", "})
-                items.extend(self.value(key, part))
+                    items.append({"text": " " if piles else ", "})
+                shown = self.value(key, part)
+                if piles:
+                    shown = [{"text": f"{index + 1}: "}, *shown]
+                items.append({"group": shown} if len(shown) > 1 else shown[0])
             return items
         if isinstance(value, dict) and set(value) == {"size", "top"}:  # a face-up pile
             return self.pile(value["top"], value["size"])
@@ -170,7 +180,8 @@ class Presenter:
         for key, value in entry.items():
             if key in ("event", "game", "mode"):
                 continue
-            items.append({"text": f"; {key.replace('_', ' ')}: "})
+            joint = ": " if len(items) == 1 else "; "
+            items.append({"text": f"{joint}{key.replace('_', ' ')} "})
             items.extend(self.value(key, value))
         return items
 
@@ -232,6 +243,16 @@ def _played_by(value: list[Any], cards: dict[str, Any]) -> bool:
         and not isinstance(value[0], bool)
         and isinstance(value[1], str)
         and value[1] in cards
+    )
+
+
+def _handed(value: list[Any], cards: dict[str, Any]) -> bool:
+    """True for a card handed from one seat to another: ``[1, 0, "rock-3"]`` (or ``"?"``)."""
+    return (
+        len(value) == 3
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value[:2])
+        and isinstance(value[2], str)
+        and (value[2] in cards or value[2] == HIDDEN)
     )
 
 
