@@ -196,7 +196,9 @@ def test_hot_seat_play_hides_each_players_cards_from_the_next(page: Any, running
     page.locator("#table .view[data-seat='1']").wait_for()
 
 
-def test_the_keyboard_plays_and_undo_takes_a_move_back(page: Any, running: Running) -> None:
+def test_the_keyboard_plays_a_reload_goes_on_and_undo_takes_a_move_back(
+    page: Any, running: Running
+) -> None:
     begin(page, running, GAME_ID, "standard", ["human", "greedy"])
     page.locator("#table .view").wait_for()
     assert page.locator(f'#gachapress-bar a[href="/_serve/play/{GAME_ID}"]').count() == 1
@@ -208,6 +210,11 @@ def test_the_keyboard_plays_and_undo_takes_a_move_back(page: Any, running: Runni
     for _ in range(3):
         choose(page, rng, keyboard=True)
     moves = running.session().moves[:]
+    page.reload()  # as after a saved edit: the page goes on with the game
+    page.wait_for_function(
+        "(n) => document.querySelector('#table .view')?.dataset.moves === String(n)",
+        arg=len(moves),
+    )
     page.get_by_role("button", name="Undo my last move").click()
     page.wait_for_function(
         "(n) => Number(document.querySelector('#table .view')?.dataset.moves) < n",

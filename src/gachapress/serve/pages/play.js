@@ -1,7 +1,8 @@
 // The Play page: a setup form, then the seat to move's view as the server draws it. The
 // browser knows no rules: it sends the chosen action's text and shows what comes back (the
 // next view, or the engine's reason for refusing). Between two human players at one screen it
-// shows a "pass the screen" step that hides everything until the next player is ready.
+// shows a "pass the screen" step that hides everything until the next player is ready. The
+// game's id stays in the address, so the reload after a saved edit goes on with the game.
 (() => {
   const root = document.getElementById("play");
   const game = root.dataset.game;
@@ -68,6 +69,7 @@
 
   const go = async (status) => {
     current = status;
+    history.replaceState(null, "", `#${status.session}`); // a reload (after a save) goes on
     $("controls").hidden = false;
     $("new-game").open = false;
     $("download").href = `/_serve/table/${status.session}/log`;
@@ -145,4 +147,12 @@
     await go(answer);
   }));
   fillPlayers();
+  if (location.hash.length > 1) {
+    attempt(async () => {
+      const response = await fetch(`/_serve/table/${location.hash.slice(1)}/status`);
+      const answer = await response.json();
+      if (!response.ok) throw new Error(answer.error);
+      await go(answer);
+    });
+  }
 })();

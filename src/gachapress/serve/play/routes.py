@@ -155,6 +155,12 @@ def play_routes(
             return refused(str(exc), 409)
         return JSONResponse(status(key, session))
 
+    async def current(request: Request) -> Response:
+        here = found(request)
+        if here is None:
+            return refused("no such game (the server was restarted?)", 404)
+        return JSONResponse(status(*here))
+
     async def undo(request: Request) -> Response:
         here = found(request)
         if here is None:
@@ -195,6 +201,7 @@ def play_routes(
         Route("/_serve/play/{game}/new", new, methods=["POST"]),
         Route("/_serve/play/{game}/upload", upload, methods=["POST"]),
         Route("/_serve/table/{key}", view),
+        Route("/_serve/table/{key}/status", current),
         Route("/_serve/table/{key}/act", act, methods=["POST"]),
         Route("/_serve/table/{key}/undo", undo, methods=["POST"]),
         Route("/_serve/table/{key}/restart", restart, methods=["POST"]),
