@@ -163,6 +163,15 @@ class Presenter:
             return items[:-1]
         return [{"text": f"{value:,}" if isinstance(value, int) else str(value)}]
 
+    def by_player(self, key: str, values: list[Any]) -> list[Item]:
+        """One value per player, each named: ``Player 1: 3, Player 2: 0``."""
+        items: list[Item] = []
+        for seat, value in enumerate(values):
+            if seat:
+                items.append({"text": ", "})
+            items.append({"group": [{"text": f"{player(seat)}: "}, *self.value(key, value)]})
+        return items
+
     def pile(self, top: str | None, size: int) -> list[Item]:
         """A pile by its top card and its size: ``[Robot] (13 cards)``."""
         if not size:
@@ -182,7 +191,10 @@ class Presenter:
                 continue
             joint = ": " if len(items) == 1 else "; "
             items.append({"text": f"{joint}{key.replace('_', ' ')} "})
-            items.extend(self.value(key, value))
+            if key in self.layout["by_player"] and isinstance(value, list):
+                items.extend(self.by_player(key, value))
+            else:
+                items.extend(self.value(key, value))
         return items
 
 
