@@ -230,3 +230,32 @@ def test_every_layout_key_and_move_has_its_words(game_id: str) -> None:
         assert said and not any(card_id in said for card_id in game.model.cards()), said
         assert not re.search(r"\bseat\b|\d+ to \d|[a-z]+-\d", said), (text, said)
         assert all(cards), text
+
+
+def test_log_entries_read_in_players_words() -> None:
+    from gachapress.serve.play.present import Presenter
+
+    def said(game_id: str, entry: dict[str, Any]) -> str:
+        items = Presenter(load_game(game_id)).entry(entry)
+
+        def text(item: dict[str, Any]) -> str:
+            if "group" in item:
+                return "".join(map(text, item["group"]))
+            return item.get("name", item.get("text", ""))
+
+        return "".join(map(text, items))
+
+    assert said("gachapon-trick", {"event": "trick", "winner": 1, "buyer": 0}) == (
+        "Trick won: winner Player 2; buyer Player 1"
+    )
+    alarm = {"event": "alarm", "seat": 0, "direction": "left", "took": [[1, 0, "rock-1"]]}
+    assert said("rps-fire", alarm) == (
+        "Fire alarm: seat Player 1; direction left; took Player 2 to Player 1: Rock 1"
+    )
+    assert said("rps-fire", {"player": 1, "action": "play rock-2 x2"}) == "Player 2: Play Rock 2 ×2"
+    assert said("gotchacards", {"event": "scored", "points": [3, 2]}) == (
+        "Scored: points Player 1: 3, Player 2: 2"
+    )
+    assert said("gotcha", {"player": 2, "action": "place ?"}) == (
+        "Player 3: Place a card face down"
+    )

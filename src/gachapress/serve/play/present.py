@@ -110,7 +110,9 @@ class Presenter:
         """An action in players' words, its card pictured: ``Give [Rock 3] to Player 2``."""
         verb, _, target = str(action).partition(" ")
         what, _, to = target.partition(" to ")
-        words = self.layout["actions"].get(verb, verb.capitalize() + " {what}")
+        words = self.layout["actions"].get(f"{verb} {what}") or self.layout["actions"].get(
+            verb, verb.capitalize() + " {what}"
+        )
         if not what:
             words = words.replace(" {what}", "").replace("{what}", "")
         items: list[Item] = []
