@@ -9,7 +9,7 @@ out is data (``tables.yaml``); this module knows no game's rules.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -45,9 +45,9 @@ def layout(game_id: str) -> dict[str, Any]:
 NOT_TELLING = {"id", "count", "name", "text", "art"}
 
 
-@cache
+@lru_cache(maxsize=16)  # one per loaded game; a new game loads the rules again
 def card_names(game: Game) -> dict[str, str]:
-    """Each card's name in the game's first language; faces that share a name get the fields
+    """Each card's name in the page's language; faces that share a name get the fields
     that tell them apart (``Rock 3``, ``Rhino red 800``)."""
     lang = language(game)
     cards = game.model.cards()
