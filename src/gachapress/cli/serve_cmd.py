@@ -45,7 +45,8 @@ def serve(
     """Preview the games in a browser while you edit them.
 
     Builds the games into out/ and serves it: the index, the rulebooks, the PDFs,
-    and for each game a card gallery and its sheets as pictures.
+    and for each game a card gallery, its sheets as pictures and a Play page to
+    play it against the bots (or hot-seat) with the current rules.
 
     Every save under rules/ or templates/ rebuilds only the games it touches, and
     the open pages reload by themselves. A save that fails `check` shows its errors

@@ -27,6 +27,8 @@ from gachapress.render.fonts import japanese_font_path
 from gachapress.serve import files, sheets
 from gachapress.serve.gallery import DeckGallery, game_gallery
 from gachapress.serve.live import Live
+from gachapress.serve.play.routes import play_routes
+from gachapress.serve.play.session import Sessions
 from gachapress.serve.rebuild import rebuild, touched_games
 
 #: Seconds between keep-alive comments on an idle event stream.
@@ -45,6 +47,7 @@ class Preview:
     live: Live = field(default_factory=Live)
     galleries: dict[str, list[DeckGallery]] = field(default_factory=dict)
     report: Callable[[str], None] = lambda line: None
+    tables: Sessions = field(default_factory=Sessions)  # the games played on the Play pages
     stop: asyncio.Event | None = None
     loop: asyncio.AbstractEventLoop | None = None
 
@@ -206,6 +209,7 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
         Route("/_serve/gallery/{game}", gallery),
         Route("/_serve/sheets/{game}", sheet_list),
         Route("/_serve/sheets/{game}/{paper}/{page:int}.png", sheet_picture),
+        *play_routes(preview.options.root / "rules", list(preview.games), page, preview.tables),
         Route("/{path:path}", out_file),
     ]
     return Starlette(

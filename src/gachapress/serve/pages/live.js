@@ -1,6 +1,6 @@
-// The preview's part of every page: a toolbar to each game's gallery, sheets and rulebook, an
-// overlay listing check errors (the page below stays the last good build), and a reload when
-// a newer build is published.
+// The preview's part of every page: a toolbar to each game's gallery, sheets, rulebook and Play
+// page, an overlay listing check errors (the page below stays the last good build), and a
+// reload when a newer build is published.
 (() => {
   const me = document.currentScript;
   const generation = Number(me.dataset.generation);
@@ -29,7 +29,8 @@
   for (const game of games) {
     const span = document.createElement("span");
     span.append(`${game}: `, link(`/_serve/gallery/${game}`, "cards"), " · ",
-      link(`/_serve/sheets/${game}`, "sheets"), " · ", link(`/${game}/rulebook.en.html`, "rulebook"));
+      link(`/_serve/sheets/${game}`, "sheets"), " · ", link(`/${game}/rulebook.en.html`, "rulebook"),
+      " · ", link(`/_serve/play/${game}`, "play"));
     bar.append(span);
   }
   document.body.prepend(bar);

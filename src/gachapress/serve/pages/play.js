@@ -1,0 +1,158 @@
+// The Play page: a setup form, then the seat to move's view as the server draws it. The
+// browser knows no rules: it sends the chosen action's text and shows what comes back (the
+// next view, or the engine's reason for refusing). Between two human players at one screen it
+// shows a "pass the screen" step that hides everything until the next player is ready. The
+// game's id stays in the address, so the reload after a saved edit goes on with the game.
+(() => {
+  const root = document.getElementById("play");
+  const game = root.dataset.game;
+  const $ = (id) => document.getElementById(id);
+  const setup = $("setup");
+  const table = $("table");
+  const pass = $("pass");
+  const message = $("message");
+  const seats = $("seats");
+  const bots = seats.dataset.bots.split(" ");
+  let current = null;
+  let shown = null;
+
+  const say = (text) => {
+    message.textContent = text || "";
+    message.hidden = !text;
+  };
+  const modeInput = () => setup.elements.mode;
+  const counts = () => {
+    const input = modeInput();
+    const option = input.tagName === "SELECT" ? input.selectedOptions[0] : input;
+    return option.dataset.players.split(" ").map(Number);
+  };
+  const fillPlayers = () => {
+    const select = setup.elements.players;
+    const before = Number(select.value);
+    select.replaceChildren(...counts().map((n) => new Option(String(n), String(n))));
+    if (counts().includes(before)) select.value = String(before);
+    fillSeats();
+  };
+  const fillSeats = () => {
+    const n = Number(setup.elements.players.value);
+    const old = [...seats.querySelectorAll("select")].map((s) => s.value);
+    seats.replaceChildren();
+    for (let seat = 0; seat < n; seat++) {
+      const label = document.createElement("label");
+      const select = document.createElement("select");
+      select.name = `seat-${seat}`;
+      select.append(new Option("a person at this screen", "human"));
+      for (const bot of bots) select.append(new Option(`${bot} bot`, bot));
+      select.value = old[seat] || (seat === 0 ? "human" : bots[bots.length - 1]);
+      label.append(`Player ${seat + 1} `, select);
+      seats.append(label);
+    }
+  };
+
+  const call = async (url, body) => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: body === undefined ? "{}" : JSON.stringify(body),
+    });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(answer.error);
+    return answer;
+  };
+  const attempt = async (work) => {
+    try {
+      await work();
+    } catch (error) {
+      say(error.message);
+    }
+  };
+
+  const go = async (status) => {
+    current = status;
+    history.replaceState(null, "", `#${status.session}`); // a reload (after a save) goes on
+    $("controls").hidden = false;
+    $("new-game").open = false;
+    $("download").href = `/_serve/table/${status.session}/log`;
+    const seat = status.over ? (status.humans.includes(shown) ? shown : status.humans[0]) : status.turn;
+    if (seat === undefined || seat === null) {
+      table.replaceChildren();
+      say("No person plays in this game.");
+      return;
+    }
+    if (status.humans.length > 1 && seat !== shown && !status.over) {
+      table.replaceChildren(); // nothing of the last player stays on the screen
+      shown = null;
+      $("pass-to").textContent = `Player ${seat + 1}`;
+      $("pass-ready").textContent = `I am Player ${seat + 1}: show my cards`;
+      $("pass-ready").onclick = () => attempt(() => show(seat));
+      pass.hidden = false;
+      $("pass-ready").focus();
+      return;
+    }
+    await show(seat);
+  };
+  const show = async (seat) => {
+    const response = await fetch(`/_serve/table/${current.session}?seat=${seat}`);
+    if (!response.ok) throw new Error(await response.text());
+    pass.hidden = true;
+    table.innerHTML = await response.text();
+    shown = seat;
+    for (const button of table.querySelectorAll("button.action")) {
+      button.addEventListener("click", () => attempt(async () => {
+        say("");
+        await go(await call(`/_serve/table/${current.session}/act`, { action: button.dataset.action }));
+      }));
+    }
+    const first = table.querySelector("button.action") || table.querySelector("h2");
+    if (first) {
+      if (first.tagName === "H2") first.tabIndex = -1;
+      first.focus({ preventScroll: true });
+    }
+  };
+
+  setup.addEventListener("change", (event) => {
+    if (event.target.name === "mode") fillPlayers();
+    if (event.target.name === "players") fillSeats();
+  });
+  setup.addEventListener("submit", (event) => {
+    event.preventDefault();
+    say("");
+    shown = null;
+    const chosen = [...seats.querySelectorAll("select")].map((s) => s.value);
+    attempt(async () => go(await call(`/_serve/play/${game}/new`, {
+      mode: modeInput().value,
+      players: chosen.length,
+      seats: chosen,
+      seed: Number(setup.elements.seed.value),
+    })));
+  });
+  $("undo").addEventListener("click", () => attempt(async () => {
+    say("");
+    shown = null;
+    await go(await call(`/_serve/table/${current.session}/undo`));
+  }));
+  $("restart").addEventListener("click", () => attempt(async () => {
+    say("");
+    shown = null;
+    await go(await call(`/_serve/table/${current.session}/restart`));
+  }));
+  $("upload").elements.log.addEventListener("change", (event) => attempt(async () => {
+    const file = event.target.files[0];
+    if (!file) return;
+    say("");
+    shown = null;
+    const response = await fetch(`/_serve/play/${game}/upload`, { method: "POST", body: await file.text() });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(`${file.name}: ${answer.error}`);
+    await go(answer);
+  }));
+  fillPlayers();
+  if (location.hash.length > 1) {
+    attempt(async () => {
+      const response = await fetch(`/_serve/table/${location.hash.slice(1)}/status`);
+      const answer = await response.json();
+      if (!response.ok) throw new Error(answer.error);
+      await go(answer);
+    });
+  }
+})();

@@ -1,0 +1,209 @@
+"""The Play page and its JSON calls, added to the preview server's routes.
+
+The browser only ever sends a setup, an action text, undo, restart or a log; the server
+answers with the game's status, and draws a seat's view (``present``) only for the seat whose
+turn it is (or, once the game is over, any human seat)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from gachapress.engine.core import Game, IllegalAction, load_game
+from gachapress.errors import GachapressError
+from gachapress.publish import templating
+from gachapress.serve.files import NO_CACHE
+from gachapress.serve.play.present import seat_view
+from gachapress.serve.play.session import HUMAN, PlayError, Session, Sessions, from_log
+
+PAGES = Path(__file__).resolve().parents[1] / "pages"
+VIEWS = templating.environment(PAGES)
+#: The largest log an upload may send (a long game's log is tens of kilobytes).
+MAX_UPLOAD = 4 * 1024 * 1024
+
+
+def status(key: str, session: Session) -> dict[str, Any]:
+    """What the page needs to know to go on: whose turn, whether it is over, who is human."""
+    state = session.state
+    return {
+        "session": key,
+        "game": session.game.id,
+        "turn": state.current_player,
+        "over": state.current_player is None,
+        "humans": session.humans,
+        "moves": len(session.moves),
+    }
+
+
+def draw(session: Session, seat: int) -> str:
+    """The HTML of ``seat``'s view, as the Play page puts it on the table."""
+    context = {"game": session.game.id, "view": seat_view(session, seat)}
+    return templating.render(VIEWS, "play_view.html.j2", context)
+
+
+def refused(message: str, code: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=code)
+
+
+async def _json(request: Request) -> Any:
+    body = await request.body()
+    if len(body) > MAX_UPLOAD:
+        raise PlayError("the request is too large")
+    try:
+        return json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise PlayError(f"not JSON: {exc}") from None
+
+
+def play_routes(
+    rules_dir: Path, games: list[str], page: Callable[[str], HTMLResponse], tables: Sessions
+) -> list[Route]:
+    """The routes of the Play pages of ``games``, their rules read from ``rules_dir`` at
+    every new game (so a designer's last save is what is played)."""
+
+    def fresh(request: Request) -> Game | None:
+        game = request.path_params["game"]
+        return load_game(game, rules_dir) if game in games else None
+
+    def found(request: Request) -> tuple[str, Session] | None:
+        key = request.path_params["key"]
+        session = tables.get(key)
+        return None if session is None else (key, session)
+
+    async def play_page(request: Request) -> Response:
+        try:
+            game = fresh(request)
+        except GachapressError as exc:
+            return Response(f"this game does not load: {exc}", status_code=500)
+        if game is None:
+            return Response("no such game in this preview", status_code=404)
+        html = templating.render(
+            VIEWS,
+            "play.html.j2",
+            {
+                "game": game.id,
+                "name": game.model.name.get("en", game.id),
+                "modes": game.modes,
+                "bots": ["random", *game.engine.bots],
+            },
+        )
+        return page(html)
+
+    async def new(request: Request) -> Response:
+        try:
+            game = fresh(request)
+            if game is None:
+                return refused("no such game in this preview", 404)
+            setup = await _json(request)
+            if not isinstance(setup, dict):
+                raise PlayError("the setup is not an object")
+            seed = setup.get("seed", 0)
+            if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+                raise PlayError(f"the deal number must be a whole number, not {seed!r}")
+            seats = setup.get("seats")
+            if not isinstance(seats, list) or HUMAN not in seats:
+                raise PlayError('at least one player must be a person ("human")')
+            session = Session(game, str(setup.get("mode")), seed, seats)
+        except (PlayError, GachapressError) as exc:
+            return refused(str(exc))
+        return JSONResponse(status(tables.add(session), session))
+
+    async def upload(request: Request) -> Response:
+        try:
+            game = fresh(request)
+            if game is None:
+                return refused("no such game in this preview", 404)
+            session = from_log(game, await _json(request))
+        except (PlayError, GachapressError) as exc:
+            return refused(str(exc))
+        return JSONResponse(status(tables.add(session), session))
+
+    async def view(request: Request) -> Response:
+        here = found(request)
+        if here is None:
+            return Response("no such game", status_code=404)
+        _key, session = here
+        try:
+            seat = int(request.query_params.get("seat", ""))
+        except ValueError:
+            return Response("which seat?", status_code=400)
+        turn = session.state.current_player
+        allowed = seat == turn if turn is not None else True
+        if seat not in session.humans or not allowed:
+            return Response("that seat's cards are not yours to see now", status_code=403)
+        return HTMLResponse(draw(session, seat), headers=NO_CACHE)
+
+    async def act(request: Request) -> Response:
+        here = found(request)
+        if here is None:
+            return refused("no such game", 404)
+        key, session = here
+        try:
+            move = await _json(request)
+            if not isinstance(move, dict) or not isinstance(move.get("action"), str):
+                raise PlayError('send {"action": "..."}')
+            session.act(move["action"])
+        except PlayError as exc:
+            return refused(str(exc))
+        except IllegalAction as exc:
+            return refused(str(exc), 409)
+        return JSONResponse(status(key, session))
+
+    async def current(request: Request) -> Response:
+        here = found(request)
+        if here is None:
+            return refused("no such game (the server was restarted?)", 404)
+        return JSONResponse(status(*here))
+
+    async def undo(request: Request) -> Response:
+        here = found(request)
+        if here is None:
+            return refused("no such game", 404)
+        key, session = here
+        if not session.undo():
+            return refused("there is no move of yours to take back", 409)
+        return JSONResponse(status(key, session))
+
+    async def restart(request: Request) -> Response:
+        here = found(request)
+        if here is None:
+            return refused("no such game", 404)
+        key, session = here
+        session.restart()
+        return JSONResponse(status(key, session))
+
+    async def download(request: Request) -> Response:
+        here = found(request)
+        if here is None:
+            return refused("no such game", 404)
+        _key, session = here
+        name = f"{session.game.id}-{session.seed}.json"
+        return JSONResponse(
+            session.log(), headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        )
+
+    def asset(name: str, media: str) -> Callable[[Request], Any]:
+        async def serve(request: Request) -> Response:
+            return FileResponse(PAGES / name, media_type=media, headers=NO_CACHE)
+
+        return serve
+
+    return [
+        Route("/_serve/play.js", asset("play.js", "text/javascript")),
+        Route("/_serve/play.css", asset("play.css", "text/css")),
+        Route("/_serve/play/{game}", play_page),
+        Route("/_serve/play/{game}/new", new, methods=["POST"]),
+        Route("/_serve/play/{game}/upload", upload, methods=["POST"]),
+        Route("/_serve/table/{key}", view),
+        Route("/_serve/table/{key}/status", current),
+        Route("/_serve/table/{key}/act", act, methods=["POST"]),
+        Route("/_serve/table/{key}/undo", undo, methods=["POST"]),
+        Route("/_serve/table/{key}/restart", restart, methods=["POST"]),
+        Route("/_serve/table/{key}/log", download),
+    ]

@@ -1,0 +1,178 @@
+"""A game at the Play page: its seats (human or a bot), the moves made, and the state they give.
+
+Everything is kept as the setup and the list of moves, so undo, restart and an uploaded log
+all replay through the engine: the engine alone says what is legal. Bots move on the server,
+each decision from a generator seeded by the game's seed and the move's number, so the same
+human moves always meet the same bot moves (after an undo too).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from gachapress.engine.core import Action, Game, IllegalAction, State
+from gachapress.engine.play import make_bots
+
+HUMAN = "human"
+#: The format mark of a downloaded log.
+FORMAT = "gachapress-play/1"
+#: The most sessions one server keeps (the oldest goes first).
+MAX_SESSIONS = 200
+
+
+class PlayError(ValueError):
+    """A setup or an uploaded log the engine cannot play; the message says where."""
+
+
+@dataclass
+class Session:
+    """One game being played: who sits where, and every move so far."""
+
+    game: Game
+    mode: str
+    seed: int
+    seats: list[str]  # per seat: "human" or a bot's name
+    state: State = field(init=False)
+    moves: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        check_seats(self.game, self.seats)
+        try:
+            self.state = self.game.new_game(len(self.seats), seed=self.seed, mode=self.mode)
+        except (ValueError, TypeError) as exc:
+            raise PlayError(str(exc)) from None
+        self._replay(self.moves)
+
+    @property
+    def humans(self) -> list[int]:
+        return [seat for seat, name in enumerate(self.seats) if name == HUMAN]
+
+    def act(self, action: str) -> None:
+        """Play ``action`` for the human seat to move, then the bots until a human's turn;
+        IllegalAction (nothing changed) when it is not legal now or not a human's turn."""
+        seat = self.state.current_player
+        if seat is None or self.seats[seat] != HUMAN:
+            raise IllegalAction("it is no human player's turn")
+        self.state.apply(Action.parse(action))
+        self.moves.append(str(Action.parse(action)))
+        self._bots_move()
+
+    def undo(self) -> bool:
+        """Take back the last human move and the bot moves after it; False when there is none."""
+        seats = self._movers()
+        human = [i for i, seat in enumerate(seats) if self.seats[seat] == HUMAN]
+        if not human:
+            return False
+        self.restart(self.moves[: human[-1]])
+        return True
+
+    def restart(self, moves: list[str] | None = None) -> None:
+        """The same deal again, with ``moves`` (none by default) replayed."""
+        self.state = self.game.new_game(len(self.seats), seed=self.seed, mode=self.mode)
+        self.moves = []
+        self._replay(moves or [])
+
+    def log(self) -> dict[str, Any]:
+        """The game as a file to download: the seats and the engine's log."""
+        return {"format": FORMAT, "seats": list(self.seats), "log": list(self.state.log)}
+
+    def _replay(self, moves: list[str]) -> None:
+        for move in moves:
+            self.state.apply(move)
+            self.moves.append(move)
+        self._bots_move()
+
+    def _bots_move(self) -> None:
+        state = self.state
+        while (seat := state.current_player) is not None and self.seats[seat] != HUMAN:
+            bot = make_bots(self.game, [self.seats[seat]], seat + 1, self.seed + len(self.moves))
+            seen = state.observation(seat) if bot[seat].needs_observation else None
+            move = bot[seat].choose(seen, state.legal_actions())
+            state.apply(move)
+            self.moves.append(str(move))
+
+    def _movers(self) -> list[int]:
+        """The seat that made each move."""
+        return [entry["player"] for entry in self.state.log if "action" in entry]
+
+
+def from_log(game: Game, document: Any) -> Session:
+    """The session an uploaded log describes, replayed and checked move by move; PlayError
+    ``move N: ...`` at the first move that is not the engine's own game."""
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise PlayError(f'not a log of the Play page (it starts with "format": "{FORMAT}")')
+    seats, log = document.get("seats"), document.get("log")
+    if not isinstance(log, list) or not log or not isinstance(log[0], dict):
+        raise PlayError("the log is empty or its first entry is not the start of a game")
+    start = log[0]
+    if start.get("event") != "start" or start.get("game") != game.id:
+        raise PlayError(f"entry 1: the log does not start a game of {game.id}")
+    if not isinstance(seats, list) or len(seats) != start.get("players"):
+        raise PlayError(f"the log names {start.get('players')} players but seats {seats!r}")
+    seed = start.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise PlayError("entry 1: the start of the log has no whole-number seed")
+    session = Session(game, str(start.get("mode")), seed, [HUMAN] * len(seats))
+    state, move = session.state, 0
+    for number, entry in enumerate(log[1:], start=2):
+        if not isinstance(entry, dict):
+            raise PlayError(f"entry {number}: {entry!r} is not a log entry")
+        if "action" not in entry:
+            continue  # what the rules did: checked as the moves replay
+        move += 1
+        if entry.get("player") != state.current_player:
+            raise PlayError(
+                f"move {move}: Player {_player(entry.get('player'))} moves, but it is "
+                f"Player {_player(state.current_player)}'s turn"
+            )
+        try:
+            state.apply(str(entry["action"]))
+        except IllegalAction as exc:
+            raise PlayError(f"move {move}: {exc}") from None
+        session.moves.append(str(entry["action"]))
+    if state.log != log:
+        at = next(
+            (i for i, (a, b) in enumerate(zip(state.log, log, strict=False)) if a != b),
+            min(len(state.log), len(log)),
+        )
+        raise PlayError(
+            f"entry {at + 1}: the log says {log[at : at + 1]}, the engine did "
+            f"{state.log[at : at + 1]}"
+        )
+    session.seats = check_seats(game, seats)
+    session._bots_move()
+    return session
+
+
+def check_seats(game: Game, seats: Any) -> list[str]:
+    """``seats`` when each is "human", "random" or a bot of ``game``; else PlayError."""
+    known = {HUMAN, "random", *game.engine.bots}
+    if not isinstance(seats, list) or not all(isinstance(name, str) for name in seats):
+        raise PlayError(f"seats must be a list of names, not {seats!r}")
+    for name in seats:
+        if name not in known:
+            raise PlayError(f"no player {name!r} (choose from {', '.join(sorted(known))})")
+    return list(seats)
+
+
+def _player(seat: Any) -> str:
+    return str(seat + 1) if isinstance(seat, int) and not isinstance(seat, bool) else repr(seat)
+
+
+@dataclass
+class Sessions:
+    """The games being played on this server, by a random id."""
+
+    games: dict[str, Session] = field(default_factory=dict)
+
+    def add(self, session: Session) -> str:
+        while len(self.games) >= MAX_SESSIONS:
+            self.games.pop(next(iter(self.games)))
+        key = secrets.token_urlsafe(12)
+        self.games[key] = session
+        return key
+
+    def get(self, key: str) -> Session | None:
+        return self.games.get(key)

@@ -1,0 +1,261 @@
+"""The Play page's server without a browser: the engine referees every request, undo and
+restart replay the moves, a downloaded log uploads again, a bad one is located, and a seat's
+view never changes when the cards it cannot see are dealt again."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from gachapress.build.builder import BuildOptions
+from gachapress.engine import IllegalAction, load_game
+from gachapress.serve.app import Preview, create_app
+from gachapress.serve.play.routes import draw
+from gachapress.serve.play.session import HUMAN, Session
+from tests.conftest import ROOT
+from tests.test_hidden_info import CASES
+
+GAME = "gachapon-trick"
+
+
+@pytest.fixture
+def preview(tmp_path: Path) -> Preview:
+    return Preview(BuildOptions(root=ROOT, out=tmp_path / "out"), [GAME, "rps-fire", "gotcha"])
+
+
+@pytest.fixture
+def client(preview: Preview) -> TestClient:
+    return TestClient(create_app(preview))
+
+
+def start(client: TestClient, seats: list[str], seed: int = 3, game: str = GAME) -> dict[str, Any]:
+    response = client.post(
+        f"/_serve/play/{game}/new", json={"mode": "standard", "seats": seats, "seed": seed}
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def act(client: TestClient, key: str, action: str) -> Any:
+    return client.post(f"/_serve/table/{key}/act", json={"action": action})
+
+
+def first_legal(preview: Preview, key: str) -> str:
+    return str(preview.tables.games[key].state.legal_actions()[0])
+
+
+def test_an_illegal_action_is_refused_with_the_engines_message(
+    preview: Preview, client: TestClient
+) -> None:
+    key = start(client, [HUMAN, "greedy"])["session"]
+    session = preview.tables.games[key]
+    before, view = list(session.state.log), client.get(f"/_serve/table/{key}?seat=0").text
+    probe = session.state.clone()
+    with pytest.raises(IllegalAction) as refusal:
+        probe.apply("play purple-900")
+    response = act(client, key, "play purple-900")
+    assert response.status_code == 409
+    assert response.json() == {"error": str(refusal.value)}
+    assert session.state.log == before and session.moves == []
+    assert client.get(f"/_serve/table/{key}?seat=0").text == view
+    for bad in ('{"move": "done"}', "not json", "[1]"):
+        answer = client.post(f"/_serve/table/{key}/act", content=bad)
+        assert answer.status_code == 400 and answer.json()["error"]
+    assert session.state.log == before
+
+
+def test_a_seat_sees_only_its_own_turn(client: TestClient) -> None:
+    key = start(client, [HUMAN, HUMAN])["session"]
+    assert client.get(f"/_serve/table/{key}?seat=0").status_code == 200
+    assert client.get(f"/_serve/table/{key}?seat=1").status_code == 403  # not its turn
+    assert client.get("/_serve/table/nonsense?seat=0").status_code == 404
+    bots = start(client, [HUMAN, "random"])["session"]
+    assert client.get(f"/_serve/table/{bots}?seat=1").status_code == 403  # a bot's hand
+
+
+def test_a_setup_the_engine_refuses_says_why(client: TestClient) -> None:
+    for setup, words in (
+        ({"mode": "standard", "seats": [HUMAN], "seed": 1}, "is for 2, 3, 4 players, not 1"),
+        ({"mode": "standard", "seats": [HUMAN, "clever"], "seed": 1}, "no player 'clever'"),
+        ({"mode": "standard", "seats": ["random", "random"], "seed": 1}, "must be a person"),
+        ({"mode": "party", "seats": [HUMAN, "random"], "seed": 1}, "has no mode 'party'"),
+        ({"mode": "standard", "seats": [HUMAN, "random"], "seed": "x"}, "whole number"),
+    ):
+        response = client.post(f"/_serve/play/{GAME}/new", json=setup)
+        assert response.status_code == 400 and words in response.json()["error"], response.text
+
+
+def test_bots_move_on_the_server_until_a_human_is_to_play(
+    preview: Preview, client: TestClient
+) -> None:
+    status = start(client, [HUMAN, "greedy", "random"])
+    session = preview.tables.games[status["session"]]
+    for _ in range(30):
+        status = act(client, status["session"], first_legal(preview, status["session"])).json()
+        assert status["turn"] in (0, None) and session.state.current_player == status["turn"]
+    movers = {entry["player"] for entry in session.state.log if "action" in entry}
+    assert movers == {0, 1, 2}
+
+
+def test_undo_takes_back_the_last_human_move_and_the_bot_moves_after_it(
+    preview: Preview, client: TestClient
+) -> None:
+    key = start(client, [HUMAN, "greedy", "random"])["session"]
+    session = preview.tables.games[key]
+    assert client.post(f"/_serve/table/{key}/undo").status_code == 409  # nothing to undo yet
+    for _ in range(5):
+        act(client, key, first_legal(preview, key))
+    while True:  # up to a move the bots answer
+        log, moves = list(session.state.log), list(session.moves)
+        move = first_legal(preview, key)
+        act(client, key, move)
+        if len(session.moves) > len(moves) + 1:
+            break
+    undone = client.post(f"/_serve/table/{key}/undo")
+    assert undone.status_code == 200 and undone.json()["turn"] == 0
+    assert session.state.log == log and session.moves == moves
+    act(client, key, move)  # the same move meets the same bot moves
+    again = list(session.state.log)
+    client.post(f"/_serve/table/{key}/undo")
+    act(client, key, move)
+    assert session.state.log == again
+    restarted = client.post(f"/_serve/table/{key}/restart").json()
+    fresh = load_game(GAME).new_game(players=3, seed=3)
+    assert restarted["moves"] == 0 and session.state.log == fresh.log  # the same deal
+
+
+def test_a_downloaded_log_uploads_to_the_same_game(preview: Preview, client: TestClient) -> None:
+    key = start(client, [HUMAN, "greedy"], seed=11)["session"]
+    for _ in range(12):
+        act(client, key, first_legal(preview, key))
+    download = client.get(f"/_serve/table/{key}/log")
+    assert download.headers["content-disposition"] == f'attachment; filename="{GAME}-11.json"'
+    document = download.json()
+    uploaded = client.post(f"/_serve/play/{GAME}/upload", content=json.dumps(document))
+    assert uploaded.status_code == 200, uploaded.text
+    copy = uploaded.json()["session"]
+    assert copy != key
+    assert preview.tables.games[copy].state.log == preview.tables.games[key].state.log
+    assert preview.tables.games[copy].seats == [HUMAN, "greedy"]
+    view = client.get(f"/_serve/table/{key}?seat=0").text
+    assert client.get(f"/_serve/table/{copy}?seat=0").text == view
+    act(client, copy, first_legal(preview, copy))  # and it plays on
+    assert len(preview.tables.games[copy].moves) > len(preview.tables.games[key].moves)
+
+
+def test_a_bad_uploaded_log_is_located(preview: Preview, client: TestClient) -> None:
+    key = start(client, [HUMAN, "greedy"], seed=11)["session"]
+    for _ in range(6):
+        act(client, key, first_legal(preview, key))
+    good = client.get(f"/_serve/table/{key}/log").json()
+    moves = [i for i, entry in enumerate(good["log"]) if "action" in entry]
+
+    def refusal(document: Any) -> str:
+        response = client.post(f"/_serve/play/{GAME}/upload", content=json.dumps(document))
+        assert response.status_code == 400, response.text
+        return response.json()["error"]
+
+    illegal = json.loads(json.dumps(good))
+    illegal["log"][moves[2]]["action"] = "play purple-900"
+    assert refusal(illegal).startswith("move 3: play purple-900 is not legal for seat ")
+    wrong_seat = json.loads(json.dumps(good))
+    bots = next(n for n, i in enumerate(moves) if good["log"][i]["player"] == 1)
+    wrong_seat["log"][moves[bots]]["player"] = 0
+    assert refusal(wrong_seat) == f"move {bots + 1}: Player 1 moves, but it is Player 2's turn"
+    made_up = json.loads(json.dumps(good))
+    made_up["log"].insert(moves[3], {"event": "trick", "winner": 0, "buyer": 0})
+    assert refusal(made_up).startswith(f"entry {moves[3] + 1}: the log says ")
+    other_game = json.loads(json.dumps(good))
+    other_game["log"][0]["game"] = "gasha"
+    assert refusal(other_game) == f"entry 1: the log does not start a game of {GAME}"
+    assert "not JSON" in client.post(f"/_serve/play/{GAME}/upload", content="{").json()["error"]
+    assert "format" in refusal({"log": good["log"]})
+    assert len(preview.tables.games) == 1  # nothing was added
+
+
+@pytest.mark.parametrize(("game_id", "mode", "players"), CASES[::3] + CASES[1::7])
+def test_a_seats_view_is_the_same_when_unseen_cards_are_dealt_again(
+    game_id: str, mode: str, players: int
+) -> None:
+    """The re-deal check on what the page draws: at a seat's turns through a game, deal the
+    cards it may not see again (``State.redeal``); the HTML of its view must not change."""
+    game = load_game(game_id)
+    session = Session(game, mode, 7, [HUMAN] + ["random"] * (players - 1))
+    rng = random.Random(7)
+    changed = turns = 0
+    while session.state.current_player is not None and turns < 40:
+        turns += 1
+        state = session.state
+        shown = draw(session, 0)
+        other = state.clone()
+        other.redeal(0, state.hidden_from(0), random.Random(turns))
+        changed += other.snapshot() != state.snapshot()
+        session.state = other
+        assert draw(session, 0) == shown, f"{game_id} {mode}: turn {turns} shows the re-deal"
+        session.state = state
+        session.act(str(rng.choice(state.legal_actions())))
+    assert changed, "no re-deal changed anything: the check checked nothing"
+
+
+@pytest.mark.parametrize("game_id", sorted({case[0] for case in CASES}))
+def test_every_layout_key_and_move_has_its_words(game_id: str) -> None:
+    """What tables.yaml names is in the game's observation, and every move a random game
+    makes reads in players' words: no verb left bare, no card id or seat number shown."""
+    from gachapress.serve.play.present import Presenter, layout
+
+    game = load_game(game_id)
+    present, rules = Presenter(game), layout(game_id)
+    keys: set[str] = set()
+    texts: set[str] = set()
+    for mode, counts in game.modes.items():
+        state = game.new_game(players=counts[-1], seed=1, mode=mode)
+        rng = random.Random(1)
+        while not state.is_terminal():
+            keys.update(state.observation(state.current_player))
+            for action in state.legal_actions():
+                texts.add(str(action))
+            state.apply(rng.choice(state.legal_actions()))
+    named = [part["key"] for part in rules.get("table", []) + rules.get("players", [])]
+    assert set(named) <= keys, set(named) - keys
+    for text in texts:
+        assert text.partition(" ")[0] in rules["actions"], f"no words for {text!r}"
+        said = "".join(item.get("text", "") for item in present.action(text))
+        cards = [item["name"] for item in present.action(text) if "card" in item]
+        assert said and not any(card_id in said for card_id in game.model.cards()), said
+        assert not re.search(r"\bseat\b|\d+ to \d|[a-z]+-\d", said), (text, said)
+        assert all(cards), text
+
+
+def test_log_entries_read_in_players_words() -> None:
+    from gachapress.serve.play.present import Presenter
+
+    def said(game_id: str, entry: dict[str, Any]) -> str:
+        items = Presenter(load_game(game_id)).entry(entry)
+
+        def text(item: dict[str, Any]) -> str:
+            if "group" in item:
+                return "".join(map(text, item["group"]))
+            return item.get("name", item.get("text", ""))
+
+        return "".join(map(text, items))
+
+    assert said("gachapon-trick", {"event": "trick", "winner": 1, "buyer": 0}) == (
+        "Trick won: winner Player 2; buyer Player 1"
+    )
+    alarm = {"event": "alarm", "seat": 0, "direction": "left", "took": [[1, 0, "rock-1"]]}
+    assert said("rps-fire", alarm) == (
+        "Fire alarm: seat Player 1; direction left; took Player 2 to Player 1: Rock 1"
+    )
+    assert said("rps-fire", {"player": 1, "action": "play rock-2 x2"}) == "Player 2: Play Rock 2 ×2"
+    assert said("gotchacards", {"event": "scored", "points": [3, 2]}) == (
+        "Scored: points Player 1: 3, Player 2: 2"
+    )
+    assert said("gotcha", {"player": 2, "action": "place ?"}) == (
+        "Player 3: Place a card face down"
+    )

@@ -1,0 +1,259 @@
+"""The Play page in a real browser (Debian's chromium driven by Playwright): every game and
+mode played to its final scores by clicking, one person against the bots; hot-seat play hides
+one player's cards from the next; the keyboard plays too; what the page shows of the table is
+the same when the cards a seat cannot see are dealt again.
+
+The server runs in this process (uvicorn in a thread), so the tests can look at the engine's
+state behind the page; it is always stopped afterwards.
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from gachapress.build.builder import BuildOptions
+from gachapress.engine import load_game
+from gachapress.games import GAME_IDS
+from gachapress.serve.app import Preview, create_app
+from gachapress.serve.play.session import Session
+from tests.conftest import ROOT
+from tests.test_rulebooks_browser import BROWSER_ARGS, CHROMIUM, _require_browser
+
+GAME_ID = "gachapon-trick"
+#: The longest wait for one step of the page (a request and a redraw on a busy machine).
+WAIT_MS = 30_000
+#: The most moves one person makes in a test game (the longest take about two hundred).
+MOST_MOVES = 2_000
+FOCUSED = "element => element === document.activeElement"
+MODES = [(game, mode) for game in GAME_IDS for mode in load_game(game).modes]
+
+
+class Running:
+    """The preview server in a thread, with its preview (and so its games) at hand."""
+
+    def __init__(self, out: Path) -> None:
+        self.preview = Preview(BuildOptions(root=ROOT, out=out), list(GAME_IDS))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        config = uvicorn.Config(create_app(self.preview), log_level="warning", lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.listener]}, daemon=True
+        )
+
+    def session(self) -> Session:
+        (session,) = self.preview.tables.games.values()
+        return session
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    _require_browser()
+    here = Running(tmp_path_factory.mktemp("play") / "out")
+    here.thread.start()
+    try:
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while not here.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        yield here
+    finally:
+        here.server.should_exit = True
+        here.thread.join(timeout=30)
+        here.listener.close()
+
+
+@pytest.fixture
+def page(running: Running) -> Iterator[Any]:
+    module = _require_browser()
+    running.preview.tables.games.clear()
+    with module.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        try:
+            tab = chromium.new_page(viewport={"width": 390, "height": 844})
+            tab.set_default_timeout(WAIT_MS)
+            yield tab
+        finally:
+            chromium.close()
+
+
+def begin(page: Any, running: Running, game: str, mode: str, seats: list[str]) -> None:
+    """Open the game's Play page and start a game with these seats (seat 0 first)."""
+    page.goto(f"{running.url}/_serve/play/{game}")
+    if len(load_game(game).modes) > 1:
+        page.select_option("select[name=mode]", mode)
+    page.select_option("select[name=players]", str(len(seats)))
+    for seat, who in enumerate(seats):
+        page.select_option(f"select[name=seat-{seat}]", who)
+    page.get_by_role("button", name="Start", exact=True).click()
+
+
+def moves_shown(page: Any) -> int:
+    return int(page.locator("#table .view").get_attribute("data-moves"))
+
+
+def choose(page: Any, rng: random.Random, keyboard: bool = False) -> None:
+    """Make a move as a person would, and wait for the page to show the next state."""
+    before = moves_shown(page)
+    buttons = page.locator("#table button.action")
+    button = buttons.nth(rng.randrange(buttons.count()))
+    assert button.inner_text().strip() or button.locator("img").count()  # it says what it does
+    if keyboard:
+        button.focus()
+        page.keyboard.press("Enter")
+    else:
+        button.click()
+    page.wait_for_function(
+        "(n) => Number(document.querySelector('#table .view')?.dataset.moves) > n", arg=before
+    )
+
+
+@pytest.mark.parametrize(("game", "mode"), MODES)
+def test_one_person_plays_a_whole_game_against_the_bots(
+    page: Any, running: Running, game: str, mode: str
+) -> None:
+    players = load_game(game).modes[mode][0]
+    bots = ["greedy", "random"] * players
+    begin(page, running, game, mode, ["human", *bots[: players - 1]])
+    page.locator("#table .view").wait_for()
+    assert page.locator("#pass").is_hidden()  # one person: nothing to pass
+    rng = random.Random(game)
+    redealt = False
+    for _ in range(MOST_MOVES):
+        if page.locator("#table button.action").count() == 0:
+            break
+        session = running.session()
+        if not redealt and len(session.moves) > 6:  # the re-deal check, on the page itself
+            redealt = check_redeal(page, running, session)
+        choose(page, rng)
+    else:
+        pytest.fail(f"{game} {mode}: no end after {MOST_MOVES} moves")
+    assert redealt, "no re-deal changed the game: the check checked nothing"
+    state = running.session().state
+    assert state.is_terminal()
+    status = page.locator("#status").inner_text()
+    winners = ", ".join(f"Player {seat + 1}" for seat in state.winners())
+    assert status.startswith(f"Game over: {winners} win"), status
+    scores = page.locator(".player").all_inner_texts()
+    for seat, score in enumerate(state.scores()):
+        assert f"Final score\n{score:,}" in scores[seat], scores[seat]
+
+
+def check_redeal(page: Any, running: Running, session: Session) -> bool:
+    """Deal the cards seat 0 cannot see again behind the page, draw its view again as the
+    page would (parsed by the browser) and compare with the page's table: the same DOM. True
+    when the re-deal changed the game."""
+    state = session.state
+    other = state.clone()
+    other.redeal(0, state.hidden_from(0), random.Random(len(session.moves)))
+    session.state = other
+    try:
+        same = page.evaluate(
+            """async () => {
+              const key = document.getElementById("download").getAttribute("href").split("/")[3];
+              const drawn = document.createElement("div");
+              drawn.innerHTML = await (await fetch(`/_serve/table/${key}?seat=0`)).text();
+              return drawn.innerHTML === document.getElementById("table").innerHTML;
+            }"""
+        )
+    finally:
+        session.state = state
+    assert same, "the page would show something of the re-dealt cards"
+    return other.snapshot() != state.snapshot()
+
+
+def test_hot_seat_play_hides_each_players_cards_from_the_next(page: Any, running: Running) -> None:
+    begin(page, running, "rps-fire", "standard", ["human", "human"])
+    passing = page.locator("#pass")
+    passing.wait_for(state="visible")
+    assert "Player 1" in passing.inner_text()
+    assert page.locator("#table").inner_html() == ""  # nothing shows before Player 1 is ready
+    page.get_by_role("button", name="I am Player 1: show my cards").click()
+    page.locator("#table .view[data-seat='0']").wait_for()
+    hand = page.locator(".hand img").evaluate_all("images => images.map(i => i.alt)")
+    assert hand and passing.is_hidden()
+    rng = random.Random(1)
+    for _ in range(6):  # up to the turn of Player 2, then back
+        seat = running.session().state.current_player
+        button = page.locator("#table button.action")
+        button.nth(rng.randrange(button.count())).click()
+        if running.session().state.current_player != seat:
+            break
+    passing.wait_for(state="visible")
+    assert "Player 2" in passing.inner_text()
+    assert page.locator("#table .view").count() == 0  # Player 1's hand is gone
+    assert page.get_by_role("button", name="I am Player 2: show my cards").evaluate(FOCUSED)
+    page.keyboard.press("Enter")
+    page.locator("#table .view[data-seat='1']").wait_for()
+
+
+def test_the_keyboard_plays_a_reload_goes_on_and_undo_takes_a_move_back(
+    page: Any, running: Running
+) -> None:
+    begin(page, running, GAME_ID, "standard", ["human", "greedy"])
+    page.locator("#table .view").wait_for()
+    assert page.locator(f'#gachapress-bar a[href="/_serve/play/{GAME_ID}"]').count() == 1
+    first = page.locator("#table button.action").first
+    assert first.evaluate(FOCUSED)  # the first choice is ready for Enter
+    name = first.evaluate("b => b.textContent.trim() + ' ' + b.querySelector('img').alt")
+    assert name.startswith("Play ") and "-" not in name  # player words, no card ids
+    rng = random.Random(5)
+    for _ in range(3):
+        choose(page, rng, keyboard=True)
+    moves = running.session().moves[:]
+    page.reload()  # as after a saved edit: the page goes on with the game
+    page.wait_for_function(
+        "(n) => document.querySelector('#table .view')?.dataset.moves === String(n)",
+        arg=len(moves),
+    )
+    page.get_by_role("button", name="Undo my last move").click()
+    page.wait_for_function(
+        "(n) => Number(document.querySelector('#table .view')?.dataset.moves) < n",
+        arg=len(moves),
+    )
+    assert len(running.session().moves) < len(moves)
+    page.get_by_role("button", name="Restart this deal").click()
+    page.wait_for_function("() => document.querySelector('#table .view')?.dataset.moves === '0'")
+
+
+def test_a_bad_log_file_shows_its_located_error(
+    page: Any, running: Running, tmp_path: Path
+) -> None:
+    begin(page, running, "gasha", "standard", ["human", "random"])
+    page.locator("#table .view").wait_for()
+    rng = random.Random(2)
+    for _ in range(4):
+        choose(page, rng)
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download the log").click()
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    text = saved.read_text(encoding="utf-8")
+    first = running.session().state.log[1]["action"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(text.replace(f'"{first}"', '"draw deck-9"', 1), encoding="utf-8")
+    page.locator("#new-game summary").click()
+    page.set_input_files("#upload input[type=file]", str(bad))
+    message = page.locator("#message")
+    message.wait_for(state="visible")
+    assert message.inner_text().startswith("bad.json: move 1: draw deck-9 is not legal")
+    page.set_input_files("#upload input[type=file]", str(saved))
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while len(running.preview.tables.games) < 2:  # the game and its upload
+        assert time.monotonic() < deadline, "the saved game did not load"
+        time.sleep(0.05)
+    message.wait_for(state="hidden")
+    page.wait_for_function(
+        "(key) => document.getElementById('download').getAttribute('href').includes(key)",
+        arg=list(running.preview.tables.games)[-1],
+    )
+    page.locator("#table .view").wait_for()
