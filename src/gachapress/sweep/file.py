@@ -163,7 +163,12 @@ def _variant_settings(spec: SweepFile, where: Locations) -> list[tuple[str, list
             (
                 listed.name,
                 [
-                    Override(path, value, where.at(("variants", i, "set", path)))
+                    Override(
+                        path,
+                        value,
+                        where.at(("variants", i, "set", path)),
+                        where.at(("variants", i, "set", path), key=True),
+                    )
                     for path, value in listed.set.items()
                 ],
                 where.at(("variants", i)),
@@ -176,7 +181,12 @@ def _variant_settings(spec: SweepFile, where: Locations) -> list[tuple[str, list
     settings = []
     for combination in itertools.product(*(range(len(spec.cross[p])) for p in paths)):
         overrides = [
-            Override(path, spec.cross[path][i], where.at(("cross", path, i)))
+            Override(
+                path,
+                spec.cross[path][i],
+                where.at(("cross", path, i)),
+                where.at(("cross", path), key=True),
+            )
             for path, i in zip(paths, combination, strict=True)
         ]
         label = ", ".join(f"{o.path}={json.dumps(o.value)}" for o in overrides)

@@ -24,6 +24,9 @@ class Override:
     path: str
     value: Any
     mark: Mark
+    """Where the value is written."""
+    path_mark: Mark
+    """Where the path is written."""
 
 
 def resolve(data: Any, dotted: str) -> PathKey:
@@ -80,7 +83,7 @@ def vary(
         try:
             path = resolve(varied, override.path)
         except ValueError as exc:
-            raise RulesError([override.mark.problem(str(exc))]) from None
+            raise RulesError([override.path_mark.problem(str(exc))]) from None
         parent = varied
         for key in path[:-1]:
             parent = parent[key]
