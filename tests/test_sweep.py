@@ -179,3 +179,11 @@ def test_every_example_sweep_file_loads() -> None:
         sweep = load_sweep(file, ROOT / "rules")
         assert sweep.spec.game == file.parent.parent.name
         assert len(sweep.cells) >= 2
+
+
+def test_workers_and_scheduler_together_are_a_usage_error(project: Path) -> None:
+    result = _sweep(project, "--workers", "2", "--scheduler", "tcp://127.0.0.1:1")
+    assert result.code == 2
+    assert "not both" in result.err
+    helped = run_cli("sweep", "--help")
+    assert helped.code == 0 and "--scheduler" in helped.out and "--root" in helped.out
