@@ -187,3 +187,38 @@ def test_workers_and_scheduler_together_are_a_usage_error(project: Path) -> None
     assert "not both" in result.err
     helped = run_cli("sweep", "--help")
     assert helped.code == 0 and "--scheduler" in helped.out and "--root" in helped.out
+
+
+def test_the_page_marks_win_rates_outside_the_fair_band(project: Path) -> None:
+    from gachapress.sim import Summary
+    from gachapress.sweep.report import sweep_report, write_page
+
+    sweep = load_sweep(project / "small.yaml", project / "rules")
+    summaries = []
+    for cell in sweep.cells:
+        summary = Summary(cell.players)
+        summaries.append(summary)
+        for _ in range(100):
+            summary.merge(_one_game(cell.players, winner=0))
+    summaries[0] = Summary(3)
+    for game in range(99):
+        summaries[0].merge(_one_game(3, winner=game % 3))
+    report = sweep_report(sweep, summaries)
+    assert report["cells"][0]["unfair_seats"] == []
+    assert report["cells"][1]["unfair_seats"] == [0, 1, 2, 3]
+    assert report["cells"][1]["first_seat_advantage"] == 0.75
+    page = project / "page.html"
+    write_page(report, "a sweep", project / "templates", page)
+    text = page.read_text()
+    assert text.count('class="unfair"') == 4 + 3 + 4  # every seat of the three lopsided cells
+    assert "Outside the fair band: Player 1, Player 2, Player 3, Player 4." in text
+    assert "within 5" in text
+
+
+def _one_game(players: int, winner: int):
+    from gachapress.engine.play import GameResult
+    from gachapress.sim import Summary
+
+    summary = Summary(players)
+    summary.add(GameResult(0, [0] * players, [winner], 10, 1, "finished"))
+    return summary
