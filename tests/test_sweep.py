@@ -222,3 +222,15 @@ def _one_game(players: int, winner: int):
     summary = Summary(players)
     summary.add(GameResult(0, [0] * players, [winner], 10, 1, "finished"))
     return summary
+
+
+def test_a_player_count_or_bot_the_game_lacks_is_located(project: Path) -> None:
+    (project / "bad.yaml").write_text(
+        "game: rps-fire\nplayers: [3, 9]\nbots: [random, clever]\ngames: 10\n"
+    )
+    result = _sweep(project, "--workers", "1", file="bad.yaml")
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "bad.yaml:2:14: error: rps-fire standard is for 2, 3, 4, 5, 6 players, not 9",
+        "bad.yaml:3:7: error: unknown bot 'clever' for rps-fire (bots: random, greedy)",
+    ]

@@ -217,17 +217,23 @@ def _check_play(game: Game, spec: SweepFile, where: Locations) -> str:
         message = f"{game.id} has no mode {mode!r} (modes: {', '.join(modes)})"
         raise RulesError([where.at(("mode",) if spec.mode else ()).problem(message)])
     problems: list[Problem] = []
+    options = spec.options
+    try:
+        game.check_options(options, mode)
+    except ValueError as exc:
+        problems.append(where.at(("options",)).problem(str(exc)))
+        options = []
+    try:
+        make_bots(game, spec.bots, len(spec.bots), 0)
+    except ValueError as exc:
+        problems.append(where.at(("bots",)).problem(str(exc)))
     for i, players in enumerate(spec.players):
         try:
-            game.new_game(players=players, seed=0, mode=mode, options=spec.options)
-            make_bots(game, spec.bots, players, 0)
+            game.new_game(players=players, seed=0, mode=mode, options=options)
         except ValueError as exc:
-            part = ("bots",) if "bot" in str(exc) else ("players", i)
-            if "option" in str(exc):
-                part = ("options",)
-            problems.append(where.at(part).problem(str(exc)))
+            problems.append(where.at(("players", i)).problem(str(exc)))
     if problems:
-        raise RulesError(sorted(set(problems)))
+        raise RulesError(problems)
     if len(set(spec.players)) != len(spec.players):
         raise RulesError([where.at(("players",)).problem("a player count is listed twice")])
     return mode
