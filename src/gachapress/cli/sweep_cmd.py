@@ -147,6 +147,8 @@ def _progress(plan: Sweep, show: bool) -> Iterator[tuple[Any, Any]]:
 
 def _print(report: dict[str, Any], page: Path, elapsed: float) -> None:
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)  # a log or a pipe: whole names rather than 80 columns
     width = max(cell["players"] for cell in report["cells"])
     table = Table(
         "version",
@@ -158,7 +160,7 @@ def _print(report: dict[str, Any], page: Path, elapsed: float) -> None:
     )
     for cell in report["cells"]:
         rates = [
-            f"[red]{s['rate']:.1%}[/]" if s["seat"] in cell["unfair_seats"] else f"{s['rate']:.1%}"
+            f"[red]{s['rate']:.1%}*[/]" if s["seat"] in cell["unfair_seats"] else f"{s['rate']:.1%}"
             for s in cell["win_rate"]
         ]
         actions = cell["length"]["actions"]
@@ -175,6 +177,6 @@ def _print(report: dict[str, Any], page: Path, elapsed: float) -> None:
     console.print(table)
     console.print(
         f"{len(report['cells'])} cells of {report['games_per_cell']:,} games in {elapsed:.1f} s "
-        f"(red: outside 1/n ± {report['fair_band_points']} points); report: {page}",
+        f"(*: outside 1/n ± {report['fair_band_points']} points); report: {page}",
         soft_wrap=True,
     )
