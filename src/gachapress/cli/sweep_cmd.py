@@ -74,6 +74,9 @@ def sweep(
     try:
         with _runner(workers, scheduler) as runner, _progress(plan, not as_json) as tell:
             summaries = run_sweep(plan, store, runner, progress=tell[0], finished=tell[1])
+    except GachapressError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
     except KeyboardInterrupt:
         kept = sum(store.path(cell).is_file() for cell in plan.cells)
         typer.echo(

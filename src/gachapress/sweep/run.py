@@ -23,6 +23,7 @@ from gachapress.data.load import rules_from_data
 from gachapress.data.yamlsource import Locations
 from gachapress.engine.core import Game
 from gachapress.engine.play import play_game
+from gachapress.errors import GachapressError
 from gachapress.sim import Summary, game_seed
 from gachapress.sweep.file import Cell, Sweep
 
@@ -30,6 +31,8 @@ from gachapress.sweep.file import Cell, Sweep
 WINDOW_PER_THREAD = 4
 #: Varied games a worker process keeps built.
 GAMES_KEPT = 8
+#: How long to try reaching a scheduler before giving up.
+CONNECT_SECONDS = 10
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,11 @@ def dask_runner(workers: int | None, scheduler: str | None) -> Iterator[Runner]:
 
     with contextlib.ExitStack() as stack:
         if scheduler is not None:
-            client = stack.enter_context(Client(scheduler))
+            try:
+                client = stack.enter_context(Client(scheduler, timeout=CONNECT_SECONDS))
+            except (OSError, ValueError) as exc:
+                message = f"cannot reach the Dask scheduler at {scheduler}: {exc}"
+                raise GachapressError(message) from None
         else:
             cluster = stack.enter_context(
                 LocalCluster(
