@@ -234,3 +234,18 @@ def test_a_player_count_or_bot_the_game_lacks_is_located(project: Path) -> None:
         "bad.yaml:2:14: error: rps-fire standard is for 2, 3, 4, 5, 6 players, not 9",
         "bad.yaml:3:7: error: unknown bot 'clever' for rps-fire (bots: random, greedy)",
     ]
+
+
+def test_a_build_keeps_the_sweep_outputs_and_ignores_sweep_files(project: Path) -> None:
+    books = {"GACHAPRESS_BOOK_GAMES": "10"}
+    assert run_cli("build", "rps-fire", "--root", str(project), env=books).code == 0
+    swept = _sweep(project, "--workers", "1")
+    assert swept.code == 0, swept.err
+    sweeps = project / "out" / "rps-fire" / "sweeps"
+    kept = sorted(p.relative_to(sweeps) for p in sweeps.rglob("*") if p.is_file())
+    (project / "rules" / "rps-fire" / "sweeps" / "alarm-count.yaml").write_text(SMALL)
+    again = run_cli("build", "rps-fire", "--root", str(project), env=books)
+    assert again.code == 0, again.err
+    assert "0 files written" in again.out
+    assert sorted(p.relative_to(sweeps) for p in sweeps.rglob("*") if p.is_file()) == kept
+    assert len(kept) == 5  # the page and four cells
