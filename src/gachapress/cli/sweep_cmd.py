@@ -70,6 +70,7 @@ def sweep(
         raise typer.BadParameter(str(exc), param_hint="'--out'") from None
     folder = out / plan.spec.game / "sweeps"
     store = Store(folder / plan.name)
+    kept = sum(store.load(cell) is not None for cell in plan.cells)
     started = time.perf_counter()
     try:
         with _runner(workers, scheduler) as runner, _progress(plan, not as_json) as tell:
@@ -93,7 +94,7 @@ def sweep(
     if as_json:
         typer.echo(json.dumps(report, sort_keys=True))
         return
-    _print(report, page, elapsed)
+    _print(report, page, elapsed, kept)
 
 
 def _prepare(out: Path, root: Path) -> None:
@@ -148,7 +149,7 @@ def _progress(plan: Sweep, show: bool) -> Iterator[tuple[Any, Any]]:
         yield (lambda games: bar.advance(task, games)), skip
 
 
-def _print(report: dict[str, Any], page: Path, elapsed: float) -> None:
+def _print(report: dict[str, Any], page: Path, elapsed: float, kept: int) -> None:
     console = Console()
     if not console.is_terminal:
         console = Console(width=160)  # a log or a pipe: whole names rather than 80 columns
@@ -178,8 +179,11 @@ def _print(report: dict[str, Any], page: Path, elapsed: float) -> None:
             ends,
         )
     console.print(table)
+    earlier = f", {kept} kept from an earlier run" if kept else ""
     console.print(
-        f"{len(report['cells'])} cells of {report['games_per_cell']:,} games in {elapsed:.1f} s "
-        f"(*: outside 1/n ± {report['fair_band_points']} points); report: {page}",
+        f"{len(report['cells'])} cells of {report['games_per_cell']:,} games{earlier}, "
+        f"{elapsed:.1f} s (*: outside 1/n ± {report['fair_band_points']} points); "
+        f"report: {page}",
         soft_wrap=True,
+        highlight=False,
     )
