@@ -127,25 +127,25 @@ def load_sweep(file: Path, rules_dir: Path) -> Sweep:
         message = f"the file name {name!r} is no id ([a-z0-9-]): give the sweep a name:"
         raise RulesError([where.at(()).problem(message)])
     folder, data, locations = read_rules_data(spec.game, rules_dir)
+    base = Game(check_variant(spec.game, folder, data, locations, None))
+    mode = _check_play(base, spec, where)
+    settings = _variant_settings(spec, where)
+    if len(settings) * len(spec.players) * spec.games > MAX_GAMES:
+        raise RulesError([where.at(("games",)).problem(f"more than {MAX_GAMES:,} games in all")])
+    labels = [label for label, _, _ in settings]
+    for i, label in enumerate(labels):
+        if label in labels[:i]:
+            raise RulesError([where.at(("variants", i, "name")).problem("duplicate name")])
     variants = [
         _variant(spec.game, folder, data, locations, label, overrides, anchor)
-        for label, overrides, anchor in _variant_settings(spec, where)
+        for label, overrides, anchor in settings
     ]
-    base = Game(check_variant(spec.game, folder, data, locations, where.at(())))
-    mode = _check_play(base, spec, where)
-    if len(variants) * len(spec.players) * spec.games > MAX_GAMES:
-        raise RulesError([where.at(("games",)).problem(f"more than {MAX_GAMES:,} games in all")])
-    names = [v.name for v in variants]
-    for i, label in enumerate(names):
-        if label in names[:i]:
-            raise RulesError([where.at(("variants", i, "name")).problem("duplicate name")])
     cells = tuple(
         _cell(spec, mode, variant, players) for variant in variants for players in spec.players
     )
-    names = base.model.name
-    return Sweep(
-        file, name, spec, folder, names.get("en") or next(iter(names.values())), mode, cells
-    )
+    titles = base.model.name
+    title = titles.get("en") or next(iter(titles.values()))
+    return Sweep(file, name, spec, folder, title, mode, cells)
 
 
 def _is_id(text: str) -> bool:

@@ -96,12 +96,13 @@ def vary(
 
 
 def check_variant(
-    game_id: str, folder: Path, data: dict[str, Any], locations: Locations, anchor: Mark
+    game_id: str, folder: Path, data: dict[str, Any], locations: Locations, anchor: Mark | None
 ) -> GameData:
     """Build the varied rules through the model, the deck checks and a few random games, as
     ``check`` would (the worked examples, written for the published numbers, are left out).
     RulesError when anything fails, each problem in the sweep file: at its override, or at
-    ``anchor`` (the variant's first override) with the rules file's place in the message."""
+    ``anchor`` (the variant's first override) with the rules file's place in the message;
+    where they are in the rules files when there is no anchor (the rules as written)."""
     try:
         game = rules_from_data(game_id, folder, data, locations)
     except RulesError as exc:
@@ -115,8 +116,8 @@ def check_variant(
     return game
 
 
-def _relocate(problem: Problem, anchor: Mark) -> Problem:
-    if problem.file == anchor.file:
+def _relocate(problem: Problem, anchor: Mark | None) -> Problem:
+    if anchor is None or problem.file == anchor.file:
         return problem
     shown = os.path.relpath(problem.file)
     message = f"with this variant, {shown}:{problem.line}:{problem.column}: {problem.message}"
