@@ -40,6 +40,7 @@ def scheduler() -> Iterator[str]:
         processes=True,
         threads_per_worker=1,
         dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         silence_logs=logging.ERROR,
     ) as cluster:
         yield cluster.scheduler_address

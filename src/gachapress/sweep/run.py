@@ -117,6 +117,8 @@ def dask_runner(workers: int | None, scheduler: str | None) -> Iterator[Runner]:
                     processes=True,
                     threads_per_worker=1,
                     dashboard_address=None,
+                    # the scheduler's health routes on a free local port, not 8787 (warns if taken)
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                     silence_logs=logging.ERROR,
                 )
             )
