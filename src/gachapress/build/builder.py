@@ -203,14 +203,17 @@ def _build_game(item: tuple[str, BuildOptions, dict[str, str], Path, int]) -> Ga
 
 
 Writer = Callable[[Path], None]
+#: What only `sweep` reads (a game's sweep files, the report's template): no build input.
+SWEEP_RULES = ("sweeps",)
+SWEEP_TEMPLATES = ("sweep.html.j2",)
 
 
 def _inputs_hash(game_id: str, options: BuildOptions) -> str:
     """Everything a game's outputs are made from: every file of its rules folder (art included),
     every template, layout and preset, the code and the libraries, and the build options."""
     return hash_text(
-        hash_tree(options.root / "rules" / game_id, options.root),
-        hash_tree(options.templates, options.root),
+        hash_tree(options.root / "rules" / game_id, options.root, skip=SWEEP_RULES),
+        hash_tree(options.templates, options.root, skip=SWEEP_TEMPLATES),
         code_version(game_id),
         repr(options.papers),
         repr(options.back_offset),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Collection
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -61,15 +62,19 @@ def hash_file(file: Path) -> str:
     return hashlib.sha256(file.read_bytes()).hexdigest()
 
 
-def hash_tree(folder: Path, root: Path) -> str:
-    """A content hash of every file under ``folder`` by its path and bytes. Links are not
-    followed out of ``root``: a link is hashed by where it points (loading refuses such files),
-    so a link to a device or a huge file outside the project is never read."""
+def hash_tree(folder: Path, root: Path, skip: Collection[str] = ()) -> str:
+    """A content hash of every file under ``folder`` by its path and bytes, but for the files
+    and folders of ``folder`` named in ``skip``. Links are not followed out of ``root``: a link
+    is hashed by where it points (loading refuses such files), so a link to a device or a huge
+    file outside the project is never read."""
     digest = hashlib.sha256()
     limit = root.resolve()
     for directory, folders, files in os.walk(folder):
-        folders.sort()
+        top = Path(directory) == folder
+        folders[:] = sorted(f for f in folders if not (top and f in skip))
         for name in sorted(files):
+            if top and name in skip:
+                continue
             path = Path(directory, name)
             digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
             real = path.resolve()

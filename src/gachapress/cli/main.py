@@ -15,6 +15,7 @@ from gachapress.cli.list_cmd import list_games
 from gachapress.cli.schema_cmd import schema
 from gachapress.cli.serve_cmd import serve
 from gachapress.cli.sim_cmd import sim
+from gachapress.cli.sweep_cmd import sweep
 from gachapress.errors import RulesError
 
 
@@ -41,6 +42,7 @@ app.command("cards")(cards)
 app.command("check")(check)
 app.command("schema")(schema)
 app.command("sim")(sim)
+app.command("sweep")(sweep)
 app.command("build")(build_command)
 app.command("export")(export_command)
 app.command("serve")(serve)

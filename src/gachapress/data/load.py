@@ -87,13 +87,29 @@ def unknown_folders(rules_dir: Path) -> list[Problem]:
 
 def load_rules(game_id: str, rules_dir: Path | None = None) -> GameData:
     """Read, validate and cross-check ``rules/<game_id>/``; RulesError when anything is off."""
+    folder, data, locations = read_rules_data(game_id, rules_dir)
+    return rules_from_data(game_id, folder, data, locations)
+
+
+def read_rules_data(
+    game_id: str, rules_dir: Path | None = None
+) -> tuple[Path, dict[str, Any], Locations]:
+    """The folder of a game, its plain data and where each part was written, before the model
+    sees it (a sweep varies the data, then builds each variant with ``rules_from_data``)."""
     rules_dir = Path(rules_dir) if rules_dir is not None else default_rules_dir()
     folder = rules_dir / game_id
     if game_id not in GAME_IDS:
         raise RulesError([Problem(folder, 1, 1, f"unknown game {game_id!r}")])
     if not folder.is_dir():
         raise RulesError([Problem(folder, 1, 1, f"no rules folder for game {game_id!r}")])
-    data, locations = _read_folder(folder)
+    return (folder, *_read_folder(folder))
+
+
+def rules_from_data(
+    game_id: str, folder: Path, data: dict[str, Any], locations: Locations
+) -> GameData:
+    """Validate and cross-check a game's plain data (as read from ``folder``, possibly varied);
+    RulesError, located through ``locations``, when anything is off."""
     spec = game_spec(game_id)
     try:
         model = spec.model.model_validate(data)

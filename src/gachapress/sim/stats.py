@@ -74,6 +74,37 @@ class Summary:
         for name, games in other.rare_events.items():
             self.rare_events[name] += games
 
+    def counts(self) -> dict[str, Any]:
+        """The raw counts as JSON-ready data (``from_counts`` reads them back)."""
+        return {
+            "players": self.players,
+            "games": self.games,
+            "win_credit": self.win_credit,
+            "outright_wins": self.outright_wins,
+            "shared_wins": self.shared_wins,
+            "scores": [_histogram(counts) for counts in self.scores],
+            "actions": _histogram(self.actions),
+            "rounds": _histogram(self.rounds),
+            "end_conditions": dict(sorted(self.end_conditions.items())),
+            "rare_events": dict(sorted(self.rare_events.items())),
+        }
+
+    @classmethod
+    def from_counts(cls, data: dict[str, Any]) -> Summary:
+        """The summary whose ``counts()`` is ``data``."""
+        return cls(
+            players=data["players"],
+            games=data["games"],
+            win_credit=list(data["win_credit"]),
+            outright_wins=list(data["outright_wins"]),
+            shared_wins=list(data["shared_wins"]),
+            scores=[_from_histogram(h) for h in data["scores"]],
+            actions=_from_histogram(data["actions"]),
+            rounds=_from_histogram(data["rounds"]),
+            end_conditions=Counter(data["end_conditions"]),
+            rare_events=Counter(data["rare_events"]),
+        )
+
     def report(self) -> dict[str, Any]:
         """The JSON-ready statistics (rounded, so the same counts always print the same)."""
         all_scores: Counter[int] = Counter()
@@ -143,6 +174,14 @@ def _quantile(values: list[int], counts: Counter[int], total: int, q: float) -> 
         if running >= needed:
             return value
     return values[-1]
+
+
+def _histogram(counts: Counter[int]) -> list[list[int]]:
+    return [[value, counts[value]] for value in sorted(counts)]
+
+
+def _from_histogram(pairs: list[list[int]]) -> Counter[int]:
+    return Counter({value: count for value, count in pairs})
 
 
 def _r(x: float) -> float:

@@ -1,0 +1,252 @@
+"""`gachapress sweep`: the same bytes whatever the workers, located errors, resuming."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gachapress.build.builder import BuildOptions, _inputs_hash
+from gachapress.sweep import Store, load_sweep, run_sweep
+from gachapress.sweep.run import in_process
+from tests.conftest import ROOT, run_cli
+
+SMALL = """\
+game: rps-fire
+players: [3, 4]
+games: 60
+seed: 5
+chunk: 25
+variants:
+  - name: as-written
+  - name: one-two-way-alarm
+    set:
+      decks.main.cards.fire-alarm-both.count: 1
+      components.0.count: 55
+"""
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """One 2-worker LocalCluster for the module (starting one costs seconds)."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2,
+        processes=True,
+        threads_per_worker=1,
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A scratch project: the real rules and templates, and a small sweep file."""
+    shutil.copytree(ROOT / "rules", tmp_path / "rules")
+    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    (tmp_path / "small.yaml").write_text(SMALL)
+    return tmp_path
+
+
+def _sweep(project: Path, *args: str, file: str = "small.yaml"):
+    return run_cli("sweep", file, "--root", str(project), *args, cwd=project)
+
+
+def test_one_worker_and_a_two_worker_cluster_print_the_same_bytes(
+    project: Path, scheduler: str
+) -> None:
+    alone = _sweep(project, "--workers", "1", "--json", "--out", str(project / "a"))
+    cluster = _sweep(project, "--scheduler", scheduler, "--json", "--out", str(project / "b"))
+    assert alone.code == 0, alone.err
+    assert cluster.code == 0, cluster.err
+    assert alone.out == cluster.out
+    report = json.loads(alone.out)
+    assert [(c["variant"], c["players"]) for c in report["cells"]] == [
+        ("as-written", 3),
+        ("as-written", 4),
+        ("one-two-way-alarm", 3),
+        ("one-two-way-alarm", 4),
+    ]
+    cell = report["cells"][1]
+    assert cell["games"] == 60
+    assert sum(seat["rate"] for seat in cell["win_rate"]) == pytest.approx(1, abs=1e-3)
+    assert cell["fair_band"] == [0.2, 0.3]
+    page = (project / "a" / "rps-fire" / "sweeps" / "small.html").read_text()
+    assert "Player 4" in page and "seat" not in page
+    assert "<svg" in page
+
+
+def test_a_game_seed_does_not_depend_on_the_chunk_size(project: Path) -> None:
+    results = []
+    for chunk in (25, 7):
+        (project / "small.yaml").write_text(SMALL.replace("chunk: 25", f"chunk: {chunk}"))
+        sweep = load_sweep(project / "small.yaml", project / "rules")
+        store = Store(project / f"store-{chunk}")
+        results.append([s.counts() for s in run_sweep(sweep, store, in_process)])
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize(
+    ("override", "where", "message"),
+    [
+        ("decks.main.cards.fire-alarm-up.count: [1]", "5:3", "no 'fire-alarm-up' in decks.main"),
+        ("decks.main.cards.fire-alarm-both.count: [1]", "5:44", "the deck holds 55"),
+        ("setup.3.hand: [seven]", "5:18", "expected an integer, got text 'seven'"),
+        ("setup.3.hand: [19]", "5:18", "to draw from"),
+    ],
+    ids=["missing-path", "deck-count-mismatch", "bad-type", "infeasible-deal"],
+)
+def test_a_bad_override_is_located_in_the_sweep_file(
+    project: Path, override: str, where: str, message: str
+) -> None:
+    (project / "bad.yaml").write_text(
+        f"game: rps-fire\nplayers: [3]\ngames: 10\ncross:\n  {override}\n"
+    )
+    result = _sweep(project, "--workers", "1", "--out", str(project / "out"), file="bad.yaml")
+    assert result.code == 1
+    first = result.err.splitlines()[0]
+    assert first.startswith(f"bad.yaml:{where}: error: "), result.err
+    assert message in first
+    assert not (project / "out").exists()  # nothing ran, nothing written
+
+
+def test_a_sweep_resumes_without_replaying_finished_cells(project: Path) -> None:
+    sweep = load_sweep(project / "small.yaml", project / "rules")
+    store = Store(project / "store")
+    first = run_sweep(sweep, store, in_process)
+    kept = sweep.cells[:3]
+    for cell in sweep.cells[3:]:
+        store.path(cell).unlink()  # as if interrupted after three cells
+    played: list[int] = []
+
+    def watching(work):
+        for chunk in work:
+            played.append(chunk.cell)
+            yield from in_process(iter([chunk]))
+
+    heard: list[tuple[str, int, bool]] = []
+    again = run_sweep(
+        sweep,
+        store,
+        watching,
+        finished=lambda cell, skipped: heard.append((cell.variant.name, cell.players, skipped)),
+    )
+    assert set(played) == {3}
+    assert [s.counts() for s in again] == [s.counts() for s in first]
+    assert [skipped for *_, skipped in heard] == [True] * len(kept) + [False]
+
+
+def test_the_command_line_keeps_cells_and_says_so(project: Path) -> None:
+    out = project / "out"
+    first = _sweep(project, "--workers", "1", "--out", str(out))
+    assert first.code == 0, first.err
+    cells = sorted((out / "rps-fire" / "sweeps" / "small" / "cells").glob("*.json"))
+    assert len(cells) == 4
+    cells[-1].unlink()
+    again = _sweep(project, "--workers", "1", "--out", str(out))
+    assert again.code == 0, again.err
+    assert again.err.count("kept from an earlier run") == 3
+    assert again.err.count(": done (") == 1
+
+
+def test_sweep_files_and_the_sweep_template_are_no_build_input(project: Path) -> None:
+    options = BuildOptions(root=project, out=project / "out")
+    before = _inputs_hash("rps-fire", options)
+    (project / "rules" / "rps-fire" / "sweeps" / "new.yaml").write_text(SMALL)
+    (project / "templates" / "sweep.html.j2").write_text("changed")
+    assert _inputs_hash("rps-fire", options) == before
+    (project / "rules" / "rps-fire" / "decks.yaml").write_text(
+        (project / "rules" / "rps-fire" / "decks.yaml").read_text() + "\n"
+    )
+    assert _inputs_hash("rps-fire", options) != before
+
+
+def test_every_example_sweep_file_loads() -> None:
+    files = sorted((ROOT / "rules").glob("*/sweeps/*.yaml"))
+    assert {f.parent.parent.name for f in files} == {
+        "gasha",
+        "rps-fire",
+        "gotcha",
+        "gachapon-trick",
+    }
+    for file in files:
+        sweep = load_sweep(file, ROOT / "rules")
+        assert sweep.spec.game == file.parent.parent.name
+        assert len(sweep.cells) >= 2
+
+
+def test_workers_and_scheduler_together_are_a_usage_error(project: Path) -> None:
+    result = _sweep(project, "--workers", "2", "--scheduler", "tcp://127.0.0.1:1")
+    assert result.code == 2
+    assert "not both" in result.err
+    helped = run_cli("sweep", "--help")
+    assert helped.code == 0 and "--scheduler" in helped.out and "--root" in helped.out
+
+
+def test_the_page_marks_win_rates_outside_the_fair_band(project: Path) -> None:
+    from gachapress.sim import Summary
+    from gachapress.sweep.report import sweep_report, write_page
+
+    sweep = load_sweep(project / "small.yaml", project / "rules")
+    summaries = []
+    for cell in sweep.cells:
+        summary = Summary(cell.players)
+        summaries.append(summary)
+        for _ in range(100):
+            summary.merge(_one_game(cell.players, winner=0))
+    summaries[0] = Summary(3)
+    for game in range(99):
+        summaries[0].merge(_one_game(3, winner=game % 3))
+    report = sweep_report(sweep, summaries)
+    assert report["cells"][0]["unfair_seats"] == []
+    assert report["cells"][1]["unfair_seats"] == [0, 1, 2, 3]
+    assert report["cells"][1]["first_seat_advantage"] == 0.75
+    page = project / "page.html"
+    write_page(report, "a sweep", project / "templates", page)
+    text = page.read_text()
+    assert text.count('class="unfair"') == 4 + 3 + 4  # every seat of the three lopsided cells
+    assert "Outside the fair band: Player 1, Player 2, Player 3, Player 4." in text
+    assert "within 5" in text
+
+
+def _one_game(players: int, winner: int):
+    from gachapress.engine.play import GameResult
+    from gachapress.sim import Summary
+
+    summary = Summary(players)
+    summary.add(GameResult(0, [0] * players, [winner], 10, 1, "finished"))
+    return summary
+
+
+def test_a_player_count_or_bot_the_game_lacks_is_located(project: Path) -> None:
+    (project / "bad.yaml").write_text(
+        "game: rps-fire\nplayers: [3, 9]\nbots: [random, clever]\ngames: 10\n"
+    )
+    result = _sweep(project, "--workers", "1", file="bad.yaml")
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "bad.yaml:2:14: error: rps-fire standard is for 2, 3, 4, 5, 6 players, not 9",
+        "bad.yaml:3:7: error: unknown bot 'clever' for rps-fire (bots: random, greedy)",
+    ]
+
+
+def test_a_build_keeps_the_sweep_outputs_and_ignores_sweep_files(project: Path) -> None:
+    books = {"GACHAPRESS_BOOK_GAMES": "10"}
+    assert run_cli("build", "rps-fire", "--root", str(project), env=books).code == 0
+    swept = _sweep(project, "--workers", "1")
+    assert swept.code == 0, swept.err
+    sweeps = project / "out" / "rps-fire" / "sweeps"
+    kept = sorted(p.relative_to(sweeps) for p in sweeps.rglob("*") if p.is_file())
+    (project / "rules" / "rps-fire" / "sweeps" / "alarm-count.yaml").write_text(SMALL)
+    again = run_cli("build", "rps-fire", "--root", str(project), env=books)
+    assert again.code == 0, again.err
+    assert "0 files written" in again.out
+    assert sorted(p.relative_to(sweeps) for p in sweeps.rglob("*") if p.is_file()) == kept
+    assert len(kept) == 5  # the page and four cells
