@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gachapress.build.builder import BuildOptions, _inputs_hash
+from gachapress.games import GAME_IDS
 from gachapress.sweep import Store, load_sweep, run_sweep
 from gachapress.sweep.run import in_process
 from tests.conftest import ROOT, run_cli
@@ -170,12 +171,7 @@ def test_sweep_files_and_the_sweep_template_are_no_build_input(project: Path) ->
 
 def test_every_example_sweep_file_loads() -> None:
     files = sorted((ROOT / "rules").glob("*/sweeps/*.yaml"))
-    assert {f.parent.parent.name for f in files} == {
-        "gasha",
-        "rps-fire",
-        "gotcha",
-        "gachapon-trick",
-    }
+    assert {f.parent.parent.name for f in files} == set(GAME_IDS)
     for file in files:
         sweep = load_sweep(file, ROOT / "rules")
         assert sweep.spec.game == file.parent.parent.name
