@@ -177,3 +177,8 @@ def test_clarifications_speak_of_the_table_not_the_engine(game_id: str) -> None:
         for field in (clarification.question, clarification.decision, clarification.reason):
             for text in field.values():
                 assert not re.search(r"\bengine\b|エンジン", text, re.I), (clarification.id, text)
+
+
+def test_japanese_notes_use_full_width_parentheses() -> None:
+    components = visible_text(section(book("gotcha", "ja"), "components"))
+    assert "（別途用意）" in components and "(別途用意)" not in components
