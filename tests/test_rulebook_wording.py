@@ -182,3 +182,9 @@ def test_clarifications_speak_of_the_table_not_the_engine(game_id: str) -> None:
 def test_japanese_notes_use_full_width_parentheses() -> None:
     components = visible_text(section(book("gotcha", "ja"), "components"))
     assert "（別途用意）" in components and "(別途用意)" not in components
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_examples_name_no_clarification_ids(game_id: str) -> None:
+    text = visible_text(section(book(game_id), "examples"))
+    assert not re.search(r"\(clarification [a-z0-9-]+\)", text)
