@@ -188,3 +188,9 @@ def test_japanese_notes_use_full_width_parentheses() -> None:
 def test_examples_name_no_clarification_ids(game_id: str) -> None:
     text = visible_text(section(book(game_id), "examples"))
     assert not re.search(r"\(clarification [a-z0-9-]+\)", text)
+
+
+def test_gasha_end_reasons_are_told_in_words() -> None:
+    text = example("gasha", next_example("gasha", "end_reasons"))
+    assert "last-bonus-token" not in text
+    assert "the last Bonus token is taken" in text
