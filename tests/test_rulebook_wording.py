@@ -108,3 +108,89 @@ def test_the_party_deal_points_at_the_setup_table() -> None:
 
 def test_redraws_are_counted_in_words() -> None:
     assert "1 time per player" in visible_text(section(book("gotcha"), "clarifications"))
+
+
+def rules_text(game_id: str, lang: str = "en") -> str:
+    """What the rules sections say (setup to the end of the game and variants), without the
+    worked examples and clarifications: the procedure a player reads at the table."""
+    html = book(game_id, lang)
+    parts = ("setup", "play", "scoring", "end", "modes")
+    return " ".join(
+        " ".join(visible_text(section(html, s)).split()) for s in parts if f'id="{s}"' in html
+    )
+
+
+def quick_reference(game_id: str, lang: str = "en") -> str:
+    return " ".join(visible_text(section(book(game_id, lang), "quick-reference")).split())
+
+
+def test_rps_fire_quick_reference_says_what_an_alarm_counts() -> None:
+    alarm = load_rules("rps-fire").model.cards()["fire-alarm-left"].value
+    assert f"a fire alarm counting {alarm}" in quick_reference("rps-fire")
+
+
+def test_rps_fire_rules_cover_the_short_alarm_draw_and_an_empty_hand() -> None:
+    rules = rules_text("rps-fire")
+    assert "refill it from the pile as for any draw" in rules
+    assert "If a take or the give-away leaves a player with no cards, the round goes on" in rules
+    assert "a both alarm 2." not in rules
+    assert "a both alarm has each take 2 random cards from the other" in rules
+
+
+def test_gachapon_trick_rules_say_how_many_tricks_and_that_money_is_open() -> None:
+    rules = rules_text("gachapon-trick")
+    setup = load_rules("gachapon-trick").model.setup
+    assert f"{setup[3].hand} tricks with 3 players and {setup[4].hand} with 4" in rules
+    assert "Money is open" in rules
+
+
+def test_gasha_rules_cover_the_row_passing_rebuilds_and_the_discard_pile() -> None:
+    rules = rules_text("gasha")
+    for procedure in (
+        "gaps are no longer filled and the row shrinks",
+        "If you can neither draw a card nor make a trade, you pass",
+        "cut the leftmost of them",
+        "try the rebuild again after every trade",
+        "anyone may look through it at any time",
+    ):
+        assert procedure in rules
+
+
+def test_gotchacards_wildcard_fights_and_party_overtime_plays_from_the_hand() -> None:
+    text = rules_text("gotchacards") + quick_reference("gotchacards")
+    assert "never fight" not in text
+    assert "except a Wildcard, which fights" in text
+    assert "draws 1 card from the deck and plays it" not in text
+    assert "then places one card from their hand face down" in text
+
+
+@pytest.mark.parametrize("game_id", ["rps-fire", "gachapon-trick"])
+def test_games_scored_on_paper_list_pencil_and_paper(game_id: str) -> None:
+    components = visible_text(section(book(game_id), "components"))
+    assert "Pencil and paper for the scores (not included)" in " ".join(components.split())
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_clarifications_speak_of_the_table_not_the_engine(game_id: str) -> None:
+    model = load_rules(game_id).model
+    for clarification in model.clarifications:
+        for field in (clarification.question, clarification.decision, clarification.reason):
+            for text in field.values():
+                assert not re.search(r"\bengine\b|エンジン", text, re.I), (clarification.id, text)
+
+
+def test_japanese_notes_use_full_width_parentheses() -> None:
+    components = visible_text(section(book("gotcha", "ja"), "components"))
+    assert "（別途用意）" in components and "(別途用意)" not in components
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_examples_name_no_clarification_ids(game_id: str) -> None:
+    text = visible_text(section(book(game_id), "examples"))
+    assert not re.search(r"\(clarification [a-z0-9-]+\)", text)
+
+
+def test_gasha_end_reasons_are_told_in_words() -> None:
+    text = example("gasha", next_example("gasha", "end_reasons"))
+    assert "last-bonus-token" not in text
+    assert "the last Bonus token is taken" in text

@@ -97,7 +97,7 @@ def parsed_tags(html: str) -> list[tuple[str, dict[str, str | None]]]:
 
 def test_every_game_has_a_book_in_each_of_its_languages(pages: dict[str, dict[str, str]]) -> None:
     assert set(pages) == set(GAME_IDS)
-    assert set(pages["gotcha"]) == {"ja", "en"}
+    assert all(set(by_lang) == {"ja", "en"} for by_lang in pages.values())
     for game_id, by_lang in pages.items():
         assert "en" in by_lang, game_id
         for lang, html in by_lang.items():
@@ -299,7 +299,8 @@ def test_hostile_text_comes_out_escaped(tmp_path: Path) -> None:
     decks = rules / "gachapon-trick" / "decks.yaml"
     hostile = '<script>alert("x")</script><img src=x onerror=alert(1)>'
     text = decks.read_text(encoding="utf-8").replace(
-        "{id: rhino, name: {en: Rhino}", "{id: rhino, name: {en: '" + hostile + "'}"
+        '{id: rhino, name: {en: Rhino, ja: "サイ"}',
+        "{id: rhino, name: {en: '" + hostile + "', ja: '" + hostile + "'}",
     )
     decks.write_text(text, encoding="utf-8")
     game = load_rules("gachapon-trick", rules)
@@ -362,8 +363,8 @@ def test_statistics_are_cached_by_the_rules_that_play(
     decks = rules / "gachapon-trick" / "decks.yaml"
     text = decks.read_text(encoding="utf-8")
     edited = text.replace("it is worth nothing.", "it is worth nothing at all.")
-    edited = edited.replace('hex: "#d62839"', 'hex: "#c01020"').replace("{en: Robot}", "{en: Bot}")
-    assert edited.count("at all") == 1 and "#c01020" in edited and "Bot}" in edited
+    edited = edited.replace('hex: "#d62839"', 'hex: "#c01020"').replace("{en: Robot,", "{en: Bot,")
+    assert edited.count("at all") == 1 and "#c01020" in edited and "{en: Bot," in edited
     decks.write_text(edited, encoding="utf-8")
     stats_module.book_statistics("gachapon-trick", rules, cache, games=6)
     assert len(calls) == 6  # a card's text, name or colour does not either
