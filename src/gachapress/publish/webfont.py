@@ -34,7 +34,8 @@ def needs_japanese_font(characters: str) -> bool:
 def woff2_subset(characters: frozenset[str]) -> bytes:
     """IPAexGothic cut down to ``characters`` (plus .notdef), as WOFF2 bytes; the same
     characters give the same bytes."""
-    font = TTFont(japanese_font_path(), recalcTimestamp=False, lazy=False)
+    # lazy: only the kept glyphs are decompiled (eager loading read all 15,000 of them: ~2 s)
+    font = TTFont(japanese_font_path(), recalcTimestamp=False, lazy=True)
     options = subset.Options()
     options.flavor = "woff2"  # brotli-compressed: fontTools needs the brotli package for it
     options.layout_features = ["kern", "palt", "vert"]
