@@ -35,6 +35,7 @@ def code_version(game_id: str) -> str:
 #: The libraries whose versions shape the outputs.
 LIBRARIES = (
     "reportlab",
+    "rl_accel",
     "svgwrite",
     "svglib",
     "fonttools",
