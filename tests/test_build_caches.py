@@ -3,6 +3,7 @@ subsets made once per process."""
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 
@@ -71,3 +72,40 @@ def test_font_subsets_are_made_once_per_set_of_characters() -> None:
     _subset.cache_clear()
     assert _subset(path, "abc") == _subset(path, "abc")
     assert _subset.cache_info().hits == 1
+
+
+def test_font_subsets_are_made_once_per_machine_and_remade_when_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fontTools import subset
+
+    from gachapress.publish import webfont
+
+    made: list[int] = []
+    real = subset.Subsetter.subset
+
+    def counting(self: subset.Subsetter, font: TTFont) -> None:
+        made.append(1)
+        real(self, font)
+
+    monkeypatch.setattr(subset.Subsetter, "subset", counting)
+    monkeypatch.setenv("GACHAPRESS_CACHE_DIR", str(tmp_path))
+    characters = frozenset("ガチャ回す")
+    webfont.woff2_subset.cache_clear()
+    first = webfont.woff2_subset(characters)
+    webfont.woff2_subset.cache_clear()  # as a new process would
+    assert webfont.woff2_subset(characters) == first
+    assert made == [1]
+    (stored,) = (tmp_path / "fonts" / "subsets").iterdir()
+    stored.write_bytes(stored.read_bytes()[:-10])  # a damaged disk
+    webfont.woff2_subset.cache_clear()
+    assert webfont.woff2_subset(characters) == first
+    assert made == [1, 1]
+    assert TTFont(io.BytesIO(first)).getBestCmap().keys() >= {ord(c) for c in characters}
+
+
+def test_an_edit_of_english_text_keeps_a_pages_japanese_font() -> None:
+    from gachapress.publish.webfont import font_face
+
+    assert font_face("ガチャ: worth nothing.") == font_face("ガチャ: worth nothing at all!")
+    assert font_face("ガチャ") != font_face("ガチャポン")
