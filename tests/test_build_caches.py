@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,61 @@ def test_an_edit_of_english_text_keeps_a_pages_japanese_font() -> None:
 
     assert font_face("ガチャ: worth nothing.") == font_face("ガチャ: worth nothing at all!")
     assert font_face("ガチャ") != font_face("ガチャポン")
+
+
+def test_the_books_of_several_games_are_simulated_together_over_the_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gachapress.data.load import load_rules
+    from gachapress.publish import stats
+
+    rules = Path(__file__).resolve().parents[1] / "rules"
+    games = [load_rules(game_id, rules) for game_id in ("rps-fire", "gasha")]
+    calls: list[tuple[set[str], int]] = []
+    real = stats.run_sims
+
+    def spying(specs: list[stats.SimSpec], jobs: int, progress: object) -> object:
+        calls.append(({spec.game for spec in specs}, jobs))
+        return real(specs, jobs, progress)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(stats, "run_sims", spying)
+    heard: list[tuple[str, int, int, int, int]] = []
+    pooled = stats.simulate_books(
+        games, rules, tmp_path / "two", games=3, jobs=2, progress=lambda *a: heard.append(a)
+    )
+    assert calls == [({"rps-fire", "gasha"}, 2)]  # one pool for both games
+    alone = [stats.book_statistics(g.id, rules, tmp_path / "one", games=3) for g in games]
+    assert pooled == alone  # the same figures whatever the jobs
+    finals = {a[0]: a[1:3] for a in heard}
+    assert all(done == total for done, total in finals.values()) and set(finals) == {
+        "rps-fire",
+        "gasha",
+    }
+    assert heard[-1][3] == heard[-1][4] == sum(total for _, total in finals.values())
+
+
+def test_off_a_terminal_a_build_says_how_its_book_simulations_advance(tmp_path: Path) -> None:
+    from tests.conftest import ROOT, run_cli
+
+    for folder in ("rules", "templates"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    result = run_cli(
+        "build",
+        "rps-fire",
+        "--paper",
+        "a4",
+        "--jobs",
+        "2",
+        cwd=tmp_path,
+        env={"GACHAPRESS_BOOK_GAMES": "3"},
+    )
+    assert result.code == 0, result.err
+    lines = result.err.splitlines()
+    # 5 player counts x 2 bots x 3 games, said at each quarter, before the game's files
+    assert lines == [
+        "rps-fire: 9/30 book games played",
+        "rps-fire: 15/30 book games played",
+        "rps-fire: 24/30 book games played",
+        "rps-fire: 30/30 book games played",
+        "rps-fire: 30 files written, 0 unchanged",
+    ]
