@@ -168,3 +168,16 @@ def test_off_a_terminal_a_build_says_how_its_book_simulations_advance(tmp_path: 
         "rps-fire: 30/30 book games played",
         "rps-fire: 30 files written, 0 unchanged",
     ]
+
+
+def test_a_game_is_loaded_once_per_content_of_its_folder(tmp_path: Path) -> None:
+    from gachapress.build.builder import load_game_data
+    from tests.conftest import RULES
+
+    shutil.copytree(RULES / "rps-fire", tmp_path / "rules" / "rps-fire")
+    rules = tmp_path / "rules"
+    first = load_game_data("rps-fire", rules)
+    assert load_game_data("rps-fire", rules) is first  # the index and gallery reuse it
+    game = rules / "rps-fire" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert load_game_data("rps-fire", rules) is not first

@@ -248,10 +248,8 @@ def _check_and_simulate(
 def _checked(game_id: str, options: BuildOptions) -> GameOutcome | GameData:
     """The game loaded, when it loads and passes its checks; else an outcome with problems."""
     from gachapress.checks import run_checks  # the slow path's imports: a no-op build skips them
-    from gachapress.data.load import load_rules
-
     try:
-        game = load_rules(game_id, options.root / "rules")
+        game = load_game_data(game_id, options.root / "rules")
     except RulesError as exc:
         return GameOutcome(game_id, problems=exc.problems)
     problems = [p for report in run_checks(game) for p in report.problems if p.severity == "error"]
@@ -267,10 +265,8 @@ def _build_game(
     inputs = _inputs_hash(game_id, options)
     outcome = GameOutcome(game_id)
     if game is None:
-        from gachapress.data.load import load_rules
-
         try:
-            game = load_rules(game_id, options.root / "rules")
+            game = load_game_data(game_id, options.root / "rules")
         except RulesError as exc:  # saved again since it was checked
             outcome.problems = exc.problems
             return outcome
@@ -389,10 +385,9 @@ def _stage_index(
     entries[INDEX] = digest
     if previous.get(INDEX) == digest and (options.out / INDEX).is_file():
         return False
-    from gachapress.data.load import load_rules  # only when the index is written anew
-    from gachapress.publish.site import write_index
+    from gachapress.publish.site import write_index  # only when the index is written anew
 
-    games = [load_rules(game_id, options.root / "rules") for game_id in built]
+    games = [load_game_data(game_id, options.root / "rules") for game_id in built]
     write_index(games, stage, templates_dir=options.templates, papers=options.papers)
     return True
 
@@ -403,6 +398,26 @@ def _index_digest(options: BuildOptions, entries: dict[str, str]) -> str:
 
     built = [game_id for game_id in GAME_IDS if f"{game_id}/" in entries]
     return hash_text(*(entries[f"{game_id}/"] for game_id in built), repr(options.papers))
+
+
+#: The games loaded in this process, by game and rules folder: the hash of the folder's files
+#: they were loaded from, and the data.
+_LOADED: dict[tuple[str, Path], tuple[str, GameData]] = {}
+
+
+def load_game_data(game_id: str, rules_dir: Path) -> GameData:
+    """``load_rules``, once per content of the game's folder in a process: a rebuild's check,
+    its index and the preview's gallery share one load. The data is shared: never modify it."""
+    from gachapress.data.load import load_rules
+
+    key = (game_id, rules_dir.resolve())
+    digest = hash_tree(rules_dir / game_id, rules_dir.parent)
+    if key in _LOADED and _LOADED[key][0] == digest:
+        return _LOADED[key][1]
+    game = load_rules(game_id, rules_dir)
+    if hash_tree(rules_dir / game_id, rules_dir.parent) == digest:  # not saved while loading
+        _LOADED[key] = (digest, game)
+    return game
 
 
 def link(source: Path, target: Path) -> None:
