@@ -4,13 +4,19 @@ art drawings and lines of text on as many pages as the build's PDFs hold; a no-o
 one-card edit; the edit-to-reload latency of `gachapress serve`; a cold build with the default
 book simulations; peak memory.
 
-Run: python bench/build_bench.py   (figures only; it passes or fails nothing)
-To measure another checkout's code, put its src/ first: PYTHONPATH=OTHER/src python bench/...
-(a checkout without `serve` prints no latency).
+Every figure is measured for this checkout ("after") and for the code of a git revision
+("before", by default main at 86630c1, before issue 15's second round), and printed with the
+ratio before / after. The machine's font cache is used as it is (static fonts made once per
+machine; font subsets made once per set of characters); one more line says what the cold
+publishing costs when no subset is cached yet.
+
+Run: python bench/build_bench.py [--before REV | --no-before]   (figures only)
+(a revision without `serve` prints no latency).
 """
 
 from __future__ import annotations
 
+import argparse
 import http.client
 import os
 import re
@@ -43,15 +49,22 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_build(project: Path, *args: str, book_games: int = 1) -> float:
+def run_build(project: Path, env: dict[str, str], *args: str, book_games: int = 1) -> float:
     """CPU seconds of a `gachapress build` (its processes', so a busy machine does not count)."""
-    start = _children_cpu()
+    return timed_build(project, env, *args, book_games=book_games)[0]
+
+
+def timed_build(
+    project: Path, env: dict[str, str], *args: str, book_games: int = 1
+) -> tuple[float, float]:
+    """CPU and wall seconds of a `gachapress build`."""
+    start, wall = _children_cpu(), time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "gachapress.cli.main", "build", *args],
                           cwd=project, capture_output=True, text=True, check=False,
-                          env={**os.environ, "GACHAPRESS_BOOK_GAMES": str(book_games)})
+                          env={**env, "GACHAPRESS_BOOK_GAMES": str(book_games)})
     if done.returncode != 0:
         raise SystemExit(f"build failed:\n{done.stderr}{done.stdout}")
-    return _children_cpu() - start
+    return _children_cpu() - start, time.perf_counter() - wall
 
 
 def bare_reportlab(pages: int, pieces: int, arts: list[str], folder: Path) -> float:
@@ -91,13 +104,13 @@ def _process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def edit_to_reload(project: Path) -> tuple[float, float] | None:
+def edit_to_reload(project: Path, env: dict[str, str]) -> tuple[float, float] | None:
     """Seconds (wall, and the server's CPU) from saving a card's text to the event that makes
     the open pages reload, with `gachapress serve gachapon-trick` running on the project."""
     server = subprocess.Popen(
         [sys.executable, "-m", "gachapress.cli.main", "serve", "gachapon-trick", "--port", "0"],
         cwd=project, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        env={**os.environ, "GACHAPRESS_BOOK_GAMES": "1"})
+        env={**env, "GACHAPRESS_BOOK_GAMES": "1"})
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
@@ -121,46 +134,106 @@ def edit_to_reload(project: Path) -> tuple[float, float] | None:
             server.kill()
 
 
-def main() -> None:
+def _project(folder: str, source: Path) -> Path:
+    project = Path(folder)
+    for name in ("rules", "templates"):
+        shutil.copytree(source / name, project / name)
+    return project
+
+
+def measure(env: dict[str, str], source: Path) -> dict[str, float]:
+    """Every figure of the code that ``env`` runs, on a copy of ``source``'s rules."""
+    figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as folder:
-        project = Path(folder)
-        for name in ("rules", "templates"):
-            shutil.copytree(ROOT / name, project / name)
-        cold = run_build(project, "--jobs", "1")
-        noop = run_build(project)
+        project = _project(folder, source)
+        figures["cold"] = run_build(project, env, "--jobs", "1")
+        figures["noop"], figures["noop_wall"] = min(timed_build(project, env) for _ in range(3))
         _edit_refund(project, "Unused, it is worth nothing.", "Unused, it is worth nothing at all.")
-        edit = run_build(project)
-        reload = edit_to_reload(project)
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        figures["edit"] = run_build(project, env)
+        reload = edit_to_reload(project, env)
+        if reload is not None:
+            figures["reload_wall"], figures["reload_cpu"] = reload
+        figures["peak"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         pdfs = sorted((project / "out").rglob("*.pdf"))
-        pages = sum(len(PdfReader(pdf).pages) for pdf in pdfs)
-        svgs = len(list((project / "out").rglob("*.svg")))
+        figures["pdfs"] = len(pdfs)
+        figures["pages"] = sum(len(PdfReader(pdf).pages) for pdf in pdfs)
+        figures["svgs"] = len(list((project / "out").rglob("*.svg")))
         pieces, arts = 0, set()
         for game_id in GAME_IDS:
             game = load_rules(game_id, project / "rules")
             for _, deck in game.model.deck_items():
                 pieces += 2 * deck.size()  # both papers
                 arts.update(f"openmoji:{c.art.openmoji}" for c in deck.faces() if c.art.openmoji)
-        bare = bare_reportlab(pages, pieces, sorted(arts), project)
+        figures["pieces"] = pieces
+        figures["bare"] = bare_reportlab(int(figures["pages"]), pieces, sorted(arts), project)
     with tempfile.TemporaryDirectory() as folder:
-        project = Path(folder)
-        for name in ("rules", "templates"):
-            shutil.copytree(ROOT / name, project / name)
-        full = run_build(project, "--jobs", "1", book_games=BOOK_GAMES)
-    print("CPU seconds unless said")
-    print(f"cold publishing (1 book game), 5 games: {cold:.1f} s ({svgs} SVGs, {len(pdfs)} PDFs, "
-          f"{pages} pages, {pieces} cards placed)")
-    print(f"bare reportlab loop, same pages and drawings: {bare:.2f} s "
-          f"-> cold publishing / bare loop = {cold / bare:.1f}x")
-    print(f"no-op rebuild: {noop:.2f} s")
-    print(f"one-card edit (Gachapon Trick's Refund card): {edit:.2f} s")
-    if reload is None:
-        print("edit to reload (serve): no serve command here")
-    else:
-        print(f"edit to reload (serve, Refund card's text): {reload[0]:.2f} s wall, "
-              f"{reload[1]:.2f} s CPU of the server")
-    print(f"cold build, {BOOK_GAMES} book games per mode, player count and bot: {full:.1f} s")
-    print(f"peak memory of a build process: {peak:.0f} MiB")
+        figures["full"] = run_build(_project(folder, source), env, "--jobs", "1",
+                                    book_games=BOOK_GAMES)
+    return figures
+
+
+def cold_without_subsets(env: dict[str, str]) -> float:
+    """The cold publishing with a font cache that holds the static fonts and no subset."""
+    from gachapress.render.fonts import user_cache_dir
+
+    with tempfile.TemporaryDirectory() as folder:
+        fonts = Path(folder) / "cache" / "fonts"
+        fonts.mkdir(parents=True)
+        machine = user_cache_dir()
+        for font in machine.glob("NotoSans-*") if machine else []:
+            shutil.copy2(font, fonts / font.name)
+        project = _project(str(Path(folder) / "project"), ROOT)
+        return run_build(project, {**env, "GACHAPRESS_CACHE_DIR": str(fonts.parent)}, "--jobs", "1")
+
+
+def _checkout(revision: str, folder: Path) -> Path:
+    """The src/, rules/ and templates/ of ``revision`` in ``folder``."""
+    archive = subprocess.run(["git", "archive", revision, "src", "rules", "templates"], cwd=ROOT,
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--before", default="86630c1", help="the revision to compare with")
+    parser.add_argument("--no-before", action="store_true", help="measure this checkout only")
+    args = parser.parse_args()
+    after = measure(dict(os.environ), ROOT)
+    before: dict[str, float] = {}
+    if not args.no_before:
+        with tempfile.TemporaryDirectory() as folder:
+            old = _checkout(args.before, Path(folder))
+            before = measure({**os.environ, "PYTHONPATH": str(old / "src")}, old)
+            del before["peak"]  # the peak of all the bench's processes so far: not its own
+    uncached = cold_without_subsets(dict(os.environ))
+
+    def row(label: str, key: str, unit: str = "s") -> None:
+        now = f"{after[key]:.2f} {unit}" if key in after else "-"
+        if key in before and key in after:
+            print(f"{label}: before {before[key]:.2f} {unit}, after {now}, "
+                  f"before / after = {before[key] / after[key]:.1f}x")
+        else:
+            print(f"{label}: {now}")
+
+    print(f"CPU seconds unless said; before = {args.before}, after = this checkout")
+    print(f"outputs: {after['svgs']:.0f} SVGs, {after['pdfs']:.0f} PDFs, {after['pages']:.0f} "
+          f"pages, {after['pieces']:.0f} cards placed")
+    print(f"bare reportlab loop, same pages and drawings: {after['bare']:.2f} s")
+    row("cold publishing (1 book game), 5 games", "cold")
+    for name, figures in (("before", before), ("after", after)):
+        if figures:
+            ratio = figures["cold"] / figures["bare"]
+            print(f"  {name}: cold publishing / bare loop = {ratio:.1f}x")
+    print(f"  after, no font subset cached yet: {uncached:.2f} s "
+          f"= {uncached / after['bare']:.1f}x the bare loop")
+    row("no-op rebuild", "noop")
+    row("no-op rebuild, wall", "noop_wall")
+    row("one-card edit (Gachapon Trick's Refund card)", "edit")
+    row("edit to reload (serve, Refund card's text), wall", "reload_wall")
+    row("edit to reload, CPU of the server", "reload_cpu")
+    row(f"cold build, {BOOK_GAMES} book games per mode, player count and bot", "full")
+    row("peak memory of a build process", "peak", "MiB")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@ subsets made once per process."""
 
 from __future__ import annotations
 
+import io
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -71,3 +73,111 @@ def test_font_subsets_are_made_once_per_set_of_characters() -> None:
     _subset.cache_clear()
     assert _subset(path, "abc") == _subset(path, "abc")
     assert _subset.cache_info().hits == 1
+
+
+def test_font_subsets_are_made_once_per_machine_and_remade_when_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fontTools import subset
+
+    from gachapress.publish import webfont
+
+    made: list[int] = []
+    real = subset.Subsetter.subset
+
+    def counting(self: subset.Subsetter, font: TTFont) -> None:
+        made.append(1)
+        real(self, font)
+
+    monkeypatch.setattr(subset.Subsetter, "subset", counting)
+    monkeypatch.setenv("GACHAPRESS_CACHE_DIR", str(tmp_path))
+    characters = frozenset("ガチャ回す")
+    webfont.woff2_subset.cache_clear()
+    first = webfont.woff2_subset(characters)
+    webfont.woff2_subset.cache_clear()  # as a new process would
+    assert webfont.woff2_subset(characters) == first
+    assert made == [1]
+    (stored,) = (tmp_path / "fonts" / "subsets").iterdir()
+    stored.write_bytes(stored.read_bytes()[:-10])  # a damaged disk
+    webfont.woff2_subset.cache_clear()
+    assert webfont.woff2_subset(characters) == first
+    assert made == [1, 1]
+    assert TTFont(io.BytesIO(first)).getBestCmap().keys() >= {ord(c) for c in characters}
+
+
+def test_an_edit_of_english_text_keeps_a_pages_japanese_font() -> None:
+    from gachapress.publish.webfont import font_face
+
+    assert font_face("ガチャ: worth nothing.") == font_face("ガチャ: worth nothing at all!")
+    assert font_face("ガチャ") != font_face("ガチャポン")
+
+
+def test_the_books_of_several_games_are_simulated_together_over_the_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gachapress.data.load import load_rules
+    from gachapress.publish import stats
+
+    rules = Path(__file__).resolve().parents[1] / "rules"
+    games = [load_rules(game_id, rules) for game_id in ("rps-fire", "gasha")]
+    calls: list[tuple[set[str], int]] = []
+    real = stats.run_sims
+
+    def spying(specs: list[stats.SimSpec], jobs: int, progress: object) -> object:
+        calls.append(({spec.game for spec in specs}, jobs))
+        return real(specs, jobs, progress)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(stats, "run_sims", spying)
+    heard: list[tuple[str, int, int, int, int]] = []
+    pooled = stats.simulate_books(
+        games, rules, tmp_path / "two", games=3, jobs=2, progress=lambda *a: heard.append(a)
+    )
+    assert calls == [({"rps-fire", "gasha"}, 2)]  # one pool for both games
+    alone = [stats.book_statistics(g.id, rules, tmp_path / "one", games=3) for g in games]
+    assert pooled == alone  # the same figures whatever the jobs
+    finals = {a[0]: a[1:3] for a in heard}
+    assert all(done == total for done, total in finals.values()) and set(finals) == {
+        "rps-fire",
+        "gasha",
+    }
+    assert heard[-1][3] == heard[-1][4] == sum(total for _, total in finals.values())
+
+
+def test_off_a_terminal_a_build_says_how_its_book_simulations_advance(tmp_path: Path) -> None:
+    from tests.conftest import ROOT, run_cli
+
+    for folder in ("rules", "templates"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    result = run_cli(
+        "build",
+        "rps-fire",
+        "--paper",
+        "a4",
+        "--jobs",
+        "2",
+        cwd=tmp_path,
+        env={"GACHAPRESS_BOOK_GAMES": "3"},
+    )
+    assert result.code == 0, result.err
+    lines = result.err.splitlines()
+    # 5 player counts x 2 bots x 3 games, said at each quarter, before the game's files
+    assert lines == [
+        "rps-fire: 9/30 book games played",
+        "rps-fire: 15/30 book games played",
+        "rps-fire: 24/30 book games played",
+        "rps-fire: 30/30 book games played",
+        "rps-fire: 30 files written, 0 unchanged",
+    ]
+
+
+def test_a_game_is_loaded_once_per_content_of_its_folder(tmp_path: Path) -> None:
+    from gachapress.build.builder import load_game_data
+    from tests.conftest import RULES
+
+    shutil.copytree(RULES / "rps-fire", tmp_path / "rules" / "rps-fire")
+    rules = tmp_path / "rules"
+    first = load_game_data("rps-fire", rules)
+    assert load_game_data("rps-fire", rules) is first  # the index and gallery reuse it
+    game = rules / "rps-fire" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert load_game_data("rps-fire", rules) is not first

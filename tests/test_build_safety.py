@@ -384,3 +384,81 @@ def test_off_a_terminal_build_says_each_game_and_warns_of_unknown_folders(projec
     assert result.code == 0, result.err
     assert f"{GAME}: " in result.err and " files written, " in result.err
     assert "rules/rps_fire:1:1: warning: folder 'rps_fire' in rules/ is no game's" in result.err
+
+
+# --- a build with nothing to do ------------------------------------------------------------
+
+#: The heavy libraries a build with nothing to do never loads (it answers in a fraction of a
+#: second: the interpreter and a hash of the inputs).
+HEAVY = ("typer", "rich", "pydantic", "jinja2", "reportlab", "fontTools", "yaml")
+SAYS_LOADED = (
+    "import sys; from gachapress.cli.main import main\n"
+    "try:\n    main()\nfinally:\n"
+    f"    print('loaded', sorted(m for m in {HEAVY!r} if m in sys.modules))"
+)
+
+
+def test_a_build_with_nothing_to_do_loads_no_heavy_library_and_says_what_build_says(
+    project: Path,
+) -> None:
+    (project / "rules" / "rps_fire").mkdir()  # its warning is said on the quick path too
+    args = ("build", GAME, "--paper=a4", "--jobs", "2", "--ink", "normal")
+    build(project)
+
+    def run(code: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", code, *args],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **ENV},
+            check=False,
+        )
+
+    before = contents(project)
+    quick = run(SAYS_LOADED)
+    assert quick.returncode == 0, quick.stderr
+    assert quick.stdout.endswith("loaded []\n")
+    full = run("from gachapress.cli.app import app; app()")
+    assert full.returncode == 0, full.stderr
+    assert quick.stderr == full.stderr
+    assert (
+        f"{GAME}: 0 files written, " in quick.stderr
+        and "warning: folder 'rps_fire'" in quick.stderr
+    )
+    said = quick.stdout.removesuffix("loaded []\n")
+    assert said.split(" in ")[0] == full.stdout.split(" in ")[0]  # all but the seconds
+    assert contents(project) == before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--paper", "a4", "--help"),
+        ("--paper", "A4"),
+        ("--paper",),
+        ("--paper", "a4", "--back-offset", "1,0"),
+        ("--paper", "a4", "--jobs", "0"),
+        ("--paper", "a4", "--ink", "normal", "--ink", "low"),
+        ("--paper", "a4", "nogame"),
+        ("--paper", "a4", "--", GAME),
+    ],
+)
+def test_a_command_line_the_quick_path_does_not_know_goes_to_the_full_command(
+    project: Path, args: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gachapress.cli.quick import noop_build
+
+    build(project)
+    assert noop_build(["build", GAME, "--paper", "a4", "--root", str(project)])
+    capsys.readouterr()
+    assert not noop_build(["build", GAME, "--root", str(project), *args])
+    assert capsys.readouterr() == ("", "")
+
+
+def test_an_input_changed_since_the_build_is_built_not_skipped(project: Path) -> None:
+    build(project)
+    edit_card_text(project)
+    result = run_cli("build", GAME, "--paper", "a4", cwd=project, env=ENV)
+    assert result.code == 0, result.err
+    assert "Stone" in (project / "out" / GAME / "cards" / "rock-1.svg").read_text(encoding="utf-8")

@@ -342,13 +342,13 @@ def test_statistics_are_cached_by_the_rules_that_play(
 ) -> None:
     rules = copy_rules(tmp_path)
     calls: list[tuple[str, int, str]] = []
-    real = stats_module.run_sim
+    real = stats_module.run_sims
 
-    def counting(spec: stats_module.SimSpec, jobs: int = 1) -> object:
-        calls.append((spec.mode or "", spec.players, spec.bots[0]))
-        return real(spec, jobs)
+    def counting(specs: list[stats_module.SimSpec], *args: object) -> object:
+        calls.extend((spec.mode or "", spec.players, spec.bots[0]) for spec in specs)
+        return real(specs, *args)
 
-    monkeypatch.setattr(stats_module, "run_sim", counting)
+    monkeypatch.setattr(stats_module, "run_sims", counting)
     cache = tmp_path / "cache"
     first = stats_module.book_statistics("gachapon-trick", rules, cache, games=6)
     assert sorted(first["modes"]["standard"]) == ["2", "3", "4"]

@@ -143,16 +143,16 @@ def test_a_lone_game_runs_its_book_simulations_across_the_jobs(
 
     shutil.copytree(RULES, tmp_path / "rules")
     shutil.copytree(ROOT / "templates", tmp_path / "templates")
-    asked: list[int] = []
+    asked: list[tuple[list[str], int]] = []
 
-    def recording(game_id: str, *args: object, jobs: int = 1, **kwargs: object) -> dict:
-        asked.append(jobs)
-        return {}
+    def recording(loaded: list, *args: object, jobs: int = 1, **kwargs: object) -> list[dict]:
+        asked.append(([game.id for game in loaded], jobs))
+        return [{} for _ in loaded]
 
-    monkeypatch.setattr(stats, "book_statistics", recording)
+    monkeypatch.setattr(stats, "simulate_books", recording)
     options = BuildOptions(root=tmp_path, out=tmp_path / "out", papers=("a4",))
     assert not build(["rps-fire"], options, jobs=2).problems
-    assert asked == [2]
+    assert asked[0] == (["rps-fire"], 2)  # played first, over the jobs; the book reads the cache
 
 
 def test_a_taken_port_is_said_at_once(tmp_path: Path) -> None:

@@ -10,10 +10,11 @@ with nothing to do touches nothing.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -30,6 +31,7 @@ from gachapress.errors import Problem, RulesError
 
 if TYPE_CHECKING:
     from gachapress.data.load import GameData
+    from gachapress.publish.stats import BookProgress
     from gachapress.render.layout import Face
 
 PAPERS = ("a4", "letter")
@@ -63,6 +65,12 @@ class GameOutcome:
     written: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
 
+    def line(self) -> str:
+        """What building the game did, in a line (as a log shows it)."""
+        if self.problems:
+            return f"{self.game}: failed the checks"
+        return f"{self.game}: {_files(len(self.written))} written, {len(self.kept)} unchanged"
+
 
 @dataclass
 class BuildReport:
@@ -72,23 +80,68 @@ class BuildReport:
     def problems(self) -> list[Problem]:
         return [p for outcome in self.games for p in outcome.problems]
 
+    def summary(self, out: Path, seconds: float) -> str:
+        """The closing line of a build that published."""
+        written = sum(len(o.written) for o in self.games)
+        kept = sum(len(o.kept) for o in self.games)
+        games = len(self.games)
+        return (
+            f"built {games} game{'s' if games != 1 else ''} into {out}: {_files(written)} "
+            f"written, {kept} unchanged, in {seconds:.1f} s"
+        )
+
+
+def _files(count: int) -> str:
+    return f"{count} file{'s' if count != 1 else ''}"
+
 
 def build(
     game_ids: list[str],
     options: BuildOptions,
     jobs: int = 1,
     progress: Callable[[GameOutcome], None] | None = None,
+    books: BookProgress | None = None,
 ) -> BuildReport:
     """Build the games; publish into ``options.out`` only if every game checked and built.
+    ``progress`` hears of each game built, ``books`` of the book simulations as they play.
 
     Raises OutputError when out/ may not or cannot be written; out/ is then as it was."""
+    with _holding_out(options) as previous:
+        return _build_locked(game_ids, options, previous, jobs, progress, books)
+
+
+def unchanged(game_ids: list[str], options: BuildOptions) -> BuildReport | None:
+    """The report of a build with nothing to do, when nothing that shapes these games (nor the
+    index) changed since out/ was built; None when a build has work to do. It holds out/'s lock
+    as a build does, and loads none of the code that checks, renders or publishes.
+
+    Raises OutputError as ``build`` does."""
+    with _holding_out(options) as previous:
+        outcomes = []
+        for game_id in game_ids:
+            outcome = _kept(game_id, options, previous, _inputs_hash(game_id, options))
+            if outcome is None:
+                return None
+            outcomes.append(outcome)
+        entries = {k: v for k, v in previous.items() if k.split("/", 1)[0] not in game_ids}
+        for outcome in outcomes:
+            entries.update(outcome.entries)
+        entries[INDEX] = _index_digest(options, entries)
+        if entries != previous or not (options.out / INDEX).is_file():
+            return None
+        return BuildReport(outcomes)
+
+
+@contextlib.contextmanager
+def _holding_out(options: BuildOptions) -> Iterator[dict[str, str]]:
+    """Hold out/'s lock (after recovering from a killed build); yield what out/ holds by the
+    tool's marker. An OSError becomes OutputError."""
     out = options.out
     outdir.guard(out, options.root)
     try:
         with outdir.locked(out):
             outdir.recover(out)
-            previous = outdir.guard(out, options.root)  # again: now nobody else is writing
-            return _build_locked(game_ids, options, previous, jobs, progress)
+            yield outdir.guard(out, options.root)  # again: now nobody else is writing
     except OSError as exc:
         where = exc.filename or out
         raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from None
@@ -100,14 +153,21 @@ def _build_locked(
     previous: dict[str, str],
     jobs: int,
     progress: Callable[[GameOutcome], None] | None,
+    books: BookProgress | None = None,
 ) -> BuildReport:
     out = options.out
     stage = outdir.staging_name(out, "stage")
-    # Games build in a pool of ``jobs`` processes; one game alone runs its book simulations there
-    # instead (a pool's workers cannot start processes of their own).
-    sim_jobs = jobs if len(game_ids) == 1 else 1
-    work = [(game_id, options, previous, stage, sim_jobs) for game_id in game_ids]
     outcomes: list[GameOutcome] = []
+    checked = _check_and_simulate(game_ids, options, previous, jobs, books)
+    work = []
+    for game_id in game_ids:
+        if isinstance(checked[game_id], GameOutcome):
+            outcomes.append(checked[game_id])  # kept as it is, or failed its checks
+            if progress:
+                progress(outcomes[-1])
+        else:  # passed: its outputs are made in a pool of ``jobs`` processes
+            game = checked[game_id] if jobs == 1 else None  # a worker loads its own
+            work.append((game_id, options, previous, stage, game))
     try:
         if jobs > 1 and len(work) > 1:
             context = multiprocessing.get_context()
@@ -162,30 +222,56 @@ def _fill_stage(out: Path, stage: Path, entries: dict[str, str], previous: dict[
         link(path, target)
 
 
-def _build_game(item: tuple[str, BuildOptions, dict[str, str], Path, int]) -> GameOutcome:
-    """Check one game and write the outputs whose hash changed into the stage."""
-    game_id, options, previous, stage, sim_jobs = item
-    outcome = GameOutcome(game_id)
-    inputs = _inputs_hash(game_id, options)
-    mine = {rel: digest for rel, digest in previous.items() if rel.split("/", 1)[0] == game_id}
-    if mine.get(f"{game_id}/") == inputs and _present(options.out, set(mine) - {f"{game_id}/"}):
-        outcome.entries, outcome.kept = mine, sorted(set(mine) - {f"{game_id}/"})
-        return outcome  # nothing that shapes this game changed since it was built
-    from gachapress.checks import run_checks  # the slow path's imports: a no-op build skips them
-    from gachapress.data.load import load_rules
+def _check_and_simulate(
+    game_ids: list[str],
+    options: BuildOptions,
+    previous: dict[str, str],
+    jobs: int,
+    books: BookProgress | None,
+) -> dict[str, GameOutcome | GameData]:
+    """Each game's outcome when it is kept as built or fails to load or check, else its loaded
+    data; the book simulations of the games that passed are played first, all of them spread
+    over ``jobs`` processes, so that each game's build finds its statistics cached."""
+    result: dict[str, GameOutcome | GameData] = {}
+    for game_id in game_ids:
+        kept = _kept(game_id, options, previous, _inputs_hash(game_id, options))
+        result[game_id] = kept if kept is not None else _checked(game_id, options)
+    passed = [game for game in result.values() if not isinstance(game, GameOutcome)]
+    if passed:
+        from gachapress.publish.stats import simulate_books
 
+        rules, cache = options.root / "rules", options.build_dir / "stats"
+        simulate_books(passed, rules, cache, jobs=jobs, progress=books)
+    return result
+
+
+def _checked(game_id: str, options: BuildOptions) -> GameOutcome | GameData:
+    """The game loaded, when it loads and passes its checks; else an outcome with problems."""
+    from gachapress.checks import run_checks  # the slow path's imports: a no-op build skips them
     try:
-        game = load_rules(game_id, options.root / "rules")
+        game = load_game_data(game_id, options.root / "rules")
     except RulesError as exc:
-        outcome.problems = exc.problems
-        return outcome
-    outcome.problems = [
-        p for report in run_checks(game) for p in report.problems if p.severity == "error"
-    ]
-    if outcome.problems:
-        return outcome
+        return GameOutcome(game_id, problems=exc.problems)
+    problems = [p for report in run_checks(game) for p in report.problems if p.severity == "error"]
+    return GameOutcome(game_id, problems=problems) if problems else game
+
+
+def _build_game(
+    item: tuple[str, BuildOptions, dict[str, str], Path, GameData | None],
+) -> GameOutcome:
+    """Write the outputs of a game that passed its checks whose hash changed into the stage
+    (``game`` is its data, or None to load it here)."""
+    game_id, options, previous, stage, game = item
+    inputs = _inputs_hash(game_id, options)
+    outcome = GameOutcome(game_id)
+    if game is None:
+        try:
+            game = load_game_data(game_id, options.root / "rules")
+        except RulesError as exc:  # saved again since it was checked
+            outcome.problems = exc.problems
+            return outcome
     try:
-        plan = _plan(game, options, inputs, sim_jobs)
+        plan = _plan(game, options, inputs)
     except RulesError as exc:
         outcome.problems = exc.problems
         return outcome
@@ -221,13 +307,23 @@ def _inputs_hash(game_id: str, options: BuildOptions) -> str:
     )
 
 
+def _kept(
+    game_id: str, options: BuildOptions, previous: dict[str, str], inputs: str
+) -> GameOutcome | None:
+    """The outcome of a game whose inputs hash ``inputs`` is the one its outputs in out/ were
+    built from (they are all there); None when it is to be built."""
+    mine = {rel: digest for rel, digest in previous.items() if rel.split("/", 1)[0] == game_id}
+    outputs = set(mine) - {f"{game_id}/"}
+    if mine.get(f"{game_id}/") != inputs or not _present(options.out, outputs):
+        return None
+    return GameOutcome(game_id, entries=mine, kept=sorted(outputs))
+
+
 def _present(out: Path, rels: set[str]) -> bool:
     return all((out / rel).is_file() for rel in rels)
 
 
-def _plan(
-    game: GameData, options: BuildOptions, inputs: str, sim_jobs: int = 1
-) -> dict[str, tuple[str, Writer]]:
+def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple[str, Writer]]:
     """Every output of a game with the hash of what it is made from and how to write it."""
     from gachapress.publish.pnp import write_pnp
     from gachapress.render.faces import game_faces
@@ -252,9 +348,7 @@ def _plan(
     from gachapress.publish.rulebook import render_rulebooks
     from gachapress.publish.stats import book_statistics
 
-    stats = book_statistics(
-        game.id, options.root / "rules", options.build_dir / "stats", jobs=sim_jobs, game=game
-    )
+    stats = book_statistics(game.id, options.root / "rules", options.build_dir / "stats", game=game)
     for lang, html in render_rulebooks(game, stats, templates_dir=options.templates).items():
         plan[f"{game.id}/rulebook.{lang}.html"] = (
             hash_text(html),
@@ -290,16 +384,43 @@ def _stage_index(
     from gachapress.games import GAME_IDS
 
     built = [game_id for game_id in GAME_IDS if f"{game_id}/" in entries]
-    digest = hash_text(*(entries[f"{game_id}/"] for game_id in built), repr(options.papers))
+    digest = _index_digest(options, entries)
     entries[INDEX] = digest
     if previous.get(INDEX) == digest and (options.out / INDEX).is_file():
         return False
-    from gachapress.data.load import load_rules  # only when the index is written anew
-    from gachapress.publish.site import write_index
+    from gachapress.publish.site import write_index  # only when the index is written anew
 
-    games = [load_rules(game_id, options.root / "rules") for game_id in built]
+    games = [load_game_data(game_id, options.root / "rules") for game_id in built]
     write_index(games, stage, templates_dir=options.templates, papers=options.papers)
     return True
+
+
+def _index_digest(options: BuildOptions, entries: dict[str, str]) -> str:
+    """What the site index is made from: the games built into out/ and the papers."""
+    from gachapress.games import GAME_IDS
+
+    built = [game_id for game_id in GAME_IDS if f"{game_id}/" in entries]
+    return hash_text(*(entries[f"{game_id}/"] for game_id in built), repr(options.papers))
+
+
+#: The games loaded in this process, by game and rules folder: the hash of the folder's files
+#: they were loaded from, and the data.
+_LOADED: dict[tuple[str, Path], tuple[str, GameData]] = {}
+
+
+def load_game_data(game_id: str, rules_dir: Path) -> GameData:
+    """``load_rules``, once per content of the game's folder in a process: a rebuild's check,
+    its index and the preview's gallery share one load. The data is shared: never modify it."""
+    from gachapress.data.load import load_rules
+
+    key = (game_id, rules_dir.resolve())
+    digest = hash_tree(rules_dir / game_id, rules_dir.parent)
+    if key in _LOADED and _LOADED[key][0] == digest:
+        return _LOADED[key][1]
+    game = load_rules(game_id, rules_dir)
+    if hash_tree(rules_dir / game_id, rules_dir.parent) == digest:  # not saved while loading
+        _LOADED[key] = (digest, game)
+    return game
 
 
 def link(source: Path, target: Path) -> None:

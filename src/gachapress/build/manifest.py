@@ -17,25 +17,36 @@ import gachapress
 def code_version(game_id: str) -> str:
     """A hash of the code and libraries that shape a game's outputs: the shared code and that
     game's own package (not the other games'). Changing any of it rebuilds the game."""
+    own = game_id.replace("-", "_")
     digest = hashlib.sha256()
-    package = Path(gachapress.__file__).parent
-    own = package / "games" / game_id.replace("-", "_")
-    for file in sorted(package.rglob("*.py")):
-        if (
-            file.is_relative_to(package / "games")
-            and not file.is_relative_to(own)
-            and file.parent != package / "games"
-        ):
-            continue
-        digest.update(file.relative_to(package).as_posix().encode())
-        digest.update(file.read_bytes())
+    for rel, file_digest in _source_digests().items():
+        parts = rel.split("/")
+        if parts[0] == "games" and len(parts) > 2 and parts[1] != own:
+            continue  # another game's package
+        digest.update(f"{rel}\0{file_digest}\0".encode())
     digest.update(_libraries().encode())
     return digest.hexdigest()
+
+
+@cache
+def _source_digests() -> dict[str, str]:
+    """Every source file of the package (relative path) with the hash of its bytes, read once
+    per process, in a stable order."""
+    package = Path(gachapress.__file__).parent
+    digests = {}
+    for directory, folders, files in os.walk(package):
+        folders.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = Path(directory, name)
+                digests[path.relative_to(package).as_posix()] = hash_file(path)
+    return digests
 
 
 #: The libraries whose versions shape the outputs.
 LIBRARIES = (
     "reportlab",
+    "rl_accel",
     "svgwrite",
     "svglib",
     "fonttools",

@@ -11,8 +11,13 @@ import typer
 
 from gachapress.build.builder import PAPERS, BuildOptions, GameOutcome, build
 from gachapress.build.outdir import OutputError
-from gachapress.cli.common import RootOption, game_progress, print_problems, select_games
-from gachapress.data.load import unknown_folders
+from gachapress.cli.common import (
+    RootOption,
+    build_progress,
+    print_problems,
+    select_games,
+)
+from gachapress.data.folders import unknown_folders
 
 
 class Paper(StrEnum):
@@ -39,15 +44,7 @@ def _offset(text: str) -> tuple[float, float]:
 
 def _game_line(outcome: GameOutcome) -> None:
     """Off a terminal, one line per game as it finishes (a log shows the build advancing)."""
-    if outcome.problems:
-        typer.echo(f"{outcome.game}: failed the checks", err=True)
-    else:
-        written = len(outcome.written)
-        typer.echo(
-            f"{outcome.game}: {written} file{'s' if written != 1 else ''} written, "
-            f"{len(outcome.kept)} unchanged",
-            err=True,
-        )
+    typer.echo(outcome.line(), err=True)
 
 
 def build_command(
@@ -98,8 +95,8 @@ def build_command(
     )
     started = time.perf_counter()
     try:
-        with game_progress("building", len(selected), _game_line) as step:
-            report = build(selected, options, jobs, progress=step)
+        with build_progress("building", len(selected), _game_line) as (step, books):
+            report = build(selected, options, jobs, progress=step, books=books)
     except OutputError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -108,10 +105,4 @@ def build_command(
         failed = sorted({o.game for o in report.games if o.problems})
         typer.echo(f"build refused: {', '.join(failed)} failed the checks; out/ is unchanged")
         raise typer.Exit(1)
-    written = sum(len(o.written) for o in report.games)
-    kept = sum(len(o.kept) for o in report.games)
-    typer.echo(
-        f"built {len(report.games)} game{'s' if len(report.games) != 1 else ''} "
-        f"into {options.out}: {written} file{'s' if written != 1 else ''} written, "
-        f"{kept} unchanged, in {time.perf_counter() - started:.1f} s"
-    )
+    typer.echo(report.summary(options.out, time.perf_counter() - started))

@@ -17,7 +17,8 @@ from gachapress.cli.common import (
     select_games,
 )
 from gachapress.data.examples_file import load_examples_file
-from gachapress.data.load import GameData, unknown_folders
+from gachapress.data.folders import unknown_folders
+from gachapress.data.load import GameData
 from gachapress.errors import Problem, RulesError
 from gachapress.games import GAME_IDS
 

@@ -60,8 +60,31 @@ def game_progress(
 ) -> Iterator[Callable[[Any], None]]:
     """A callback to call once per finished game: on a terminal it advances a progress bar,
     off one it is ``off_terminal`` (a line per game, so a log shows the work advancing)."""
+    with build_progress(label, total, off_terminal) as (step, _):
+        yield step
+
+
+#: What a build's book simulations tell (see ``publish.stats.BookProgress``).
+BookCallback = Callable[[str, int, int, int, int], None]
+
+
+@contextlib.contextmanager
+def build_progress(
+    label: str, total: int, off_terminal: Callable[[Any], None]
+) -> Iterator[tuple[Callable[[Any], None], BookCallback]]:
+    """``game_progress``'s callback, and one for the book simulations played first: on a
+    terminal a bar of book games above the bar of games, off one a line for each game's book
+    games at every quarter of them."""
     if not sys.stderr.isatty():
-        yield off_terminal
+        said: dict[str, int] = {}
+
+        def line(game: str, game_done: int, game_total: int, done: int, total: int) -> None:
+            quarter = 4 * game_done // game_total
+            if quarter > said.get(game, 0):
+                said[game] = quarter
+                typer.echo(f"{game}: {game_done}/{game_total} book games played", err=True)
+
+        yield off_terminal, line
         return
     with Progress(
         "[progress.description]{task.description}",
@@ -70,5 +93,10 @@ def game_progress(
         console=Console(stderr=True),
         transient=True,
     ) as bar:
+        books = bar.add_task("book games", total=None, visible=False)
         task = bar.add_task(label, total=total)
-        yield lambda _: bar.advance(task)
+
+        def book(game: str, game_done: int, game_total: int, done: int, total: int) -> None:
+            bar.update(books, completed=done, total=total, visible=True)
+
+        yield (lambda _: bar.advance(task)), book

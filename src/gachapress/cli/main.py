@@ -1,51 +1,28 @@
-"""The `gachapress` application: each command lives in its own module."""
+"""The `gachapress` command. A build with nothing to do is answered before the command line's
+libraries load (see ``quick``); everything else goes to the application (``app``)."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
-import typer
 
-from gachapress.cli.build_cmd import build_command
-from gachapress.cli.cards_cmd import cards
-from gachapress.cli.check_cmd import check
-from gachapress.cli.common import print_problems
-from gachapress.cli.export_cmd import export_command
-from gachapress.cli.list_cmd import list_games
-from gachapress.cli.schema_cmd import schema
-from gachapress.cli.serve_cmd import serve
-from gachapress.cli.sim_cmd import sim
-from gachapress.cli.sweep_cmd import sweep
-from gachapress.errors import RulesError
+def main() -> None:
+    from gachapress.cli.quick import noop_build
+
+    if not noop_build(sys.argv[1:]):
+        from gachapress.cli.app import app
+
+        app()
 
 
-class _App(typer.Typer):
-    """The application, printing a located error that escapes a command instead of a traceback."""
+def __getattr__(name: str) -> Any:
+    if name == "app":  # what installs made before ``main`` run as the console script
+        from gachapress.cli.app import app
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return super().__call__(*args, **kwargs)
-        except RulesError as exc:
-            print_problems(exc.problems)
-            raise SystemExit(1) from None
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-
-app = _App(
-    name="gachapress",
-    help="Card games specified once as YAML: engine, print-and-play cards, rulebooks.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-app.command("list")(list_games)
-app.command("cards")(cards)
-app.command("check")(check)
-app.command("schema")(schema)
-app.command("sim")(sim)
-app.command("sweep")(sweep)
-app.command("build")(build_command)
-app.command("export")(export_command)
-app.command("serve")(serve)
 
 if __name__ == "__main__":
-    app()
+    main()

@@ -67,24 +67,6 @@ def default_rules_dir() -> Path:
     return Path(__file__).resolve().parents[3] / "rules"
 
 
-def unknown_folders(rules_dir: Path) -> list[Problem]:
-    """A warning for each folder of ``rules/`` that is no game's (it would be silently ignored)."""
-    if not rules_dir.is_dir():
-        return []
-    return [
-        Problem(
-            path,
-            1,
-            1,
-            f"folder {path.name!r} in rules/ is no game's and is ignored "
-            f"(games: {', '.join(GAME_IDS)})",
-            "warning",
-        )
-        for path in sorted(rules_dir.iterdir())
-        if path.is_dir() and path.name not in GAME_IDS and not path.name.startswith(".")
-    ]
-
-
 def load_rules(game_id: str, rules_dir: Path | None = None) -> GameData:
     """Read, validate and cross-check ``rules/<game_id>/``; RulesError when anything is off."""
     folder, data, locations = read_rules_data(game_id, rules_dir)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
-from gachapress.games.spec import GameSpec
+if TYPE_CHECKING:  # the spec's model is pydantic: not loaded where only the ids are needed
+    from gachapress.games.spec import GameSpec
 
 GAME_IDS: tuple[str, ...] = ("gotchacards", "gachapon-trick", "gotcha", "rps-fire", "gasha")
 

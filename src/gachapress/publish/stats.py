@@ -10,16 +10,19 @@ a number, a rule or the engine is simulated afresh.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+from collections import Counter
+from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import gachapress
 from gachapress.data.load import GameData, load_rules
-from gachapress.sim import SimSpec, run_sim
+from gachapress.sim import SimSpec, run_sims
 
 #: Games played for each mode, player count and bot. GACHAPRESS_BOOK_GAMES overrides it (a
 #: quicker build for tests); the book prints the number it used.
@@ -56,45 +59,81 @@ def book_statistics(
         {"games": 400, "seed": 1, "bots": ["random", ...],
          "modes": {mode: {"3": {bot: <gachapress.sim report>}}}}
     """
+    if game is None:
+        game = load_rules(game_id, Path(rules_dir))
+    return simulate_books([game], rules_dir, cache_dir, games=games, seed=seed, jobs=jobs)[0]
+
+
+#: ``progress(game_id, game_done, game_total, done, total)``: ``game_done`` of the
+#: ``game_total`` book games of ``game_id`` are played, and ``done`` of the ``total`` of the run.
+BookProgress = Callable[[str, int, int, int, int], None]
+
+
+def simulate_books(
+    loaded: Sequence[GameData],
+    rules_dir: Path,
+    cache_dir: Path,
+    *,
+    games: int | None = None,
+    seed: int = BOOK_SEED,
+    jobs: int = 1,
+    progress: BookProgress | None = None,
+) -> list[dict[str, Any]]:
+    """The statistics of each game (see ``book_statistics``), those not cached simulated
+    together: every mode, player count and bot of every game spread over ``jobs`` processes."""
     rules_dir = Path(rules_dir)
     if games is None:
         games = int(os.environ.get("GACHAPRESS_BOOK_GAMES", BOOK_GAMES))
-    if game is None:
-        game = load_rules(game_id, rules_dir)
-    engine = game.spec.engine
-    if engine is None:
-        return {}
-    key = cache_key(game, games, seed)
-    cache_file = Path(cache_dir) / f"stats-{game_id}-{key}.json"
-    if cache_file.is_file():
-        try:
-            return json.loads(cache_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            pass  # a damaged cache entry is simply recomputed
-    bots = ["random", *engine.bots]
-    modes: dict[str, dict[str, dict[str, Any]]] = {}
-    for mode_id, mode in game.model.modes.items():
-        by_count: dict[str, dict[str, Any]] = {}
-        for players in mode.players:
-            by_count[str(players)] = {
-                bot: run_sim(
-                    SimSpec(
-                        game=game_id,
-                        players=players,
-                        games=games,
-                        seed=seed,
-                        mode=mode_id,
-                        bots=(bot,),
-                        rules_dir=rules_dir,
-                    ),
-                    jobs=jobs,
-                ).report()
-                for bot in bots
-            }
-        modes[mode_id] = by_count
-    result = {"games": games, "seed": seed, "bots": bots, "modes": modes}
-    _write_atomically(cache_file, json.dumps(result, sort_keys=True, indent=1))
-    return result
+    results: list[dict[str, Any] | None] = [None] * len(loaded)
+    todo: list[tuple[int, Path, list[str], list[tuple[str, str, str]]]] = []
+    specs: list[SimSpec] = []
+    owner: list[str] = []
+    for index, game in enumerate(loaded):
+        engine = game.spec.engine
+        if engine is None:
+            results[index] = {}
+            continue
+        cache_file = Path(cache_dir) / f"stats-{game.id}-{cache_key(game, games, seed)}.json"
+        with contextlib.suppress(OSError, ValueError):  # a damaged entry is simply recomputed
+            results[index] = json.loads(cache_file.read_text(encoding="utf-8"))
+            continue
+        slots, bots = [], ["random", *engine.bots]
+        for mode_id, mode in game.model.modes.items():
+            for players in mode.players:
+                for bot in bots:
+                    slots.append((mode_id, str(players), bot))
+                    owner.append(game.id)
+                    specs.append(
+                        SimSpec(
+                            game=game.id,
+                            players=players,
+                            games=games,
+                            seed=seed,
+                            mode=mode_id,
+                            bots=(bot,),
+                            rules_dir=rules_dir,
+                        )
+                    )
+        todo.append((index, cache_file, bots, slots))
+    per_game = Counter(owner)
+    played: Counter[str] = Counter()
+
+    def heard(spec_index: int, more: int) -> None:
+        game_id = owner[spec_index]
+        played[game_id] += more
+        if progress:
+            total = len(specs) * games
+            progress(game_id, played[game_id], per_game[game_id] * games, played.total(), total)
+
+    summaries = iter(run_sims(specs, jobs, heard))
+    for index, cache_file, bots, slots in todo:
+        modes: dict[str, dict[str, dict[str, Any]]] = {}
+        for mode_id, players, bot in slots:
+            modes.setdefault(mode_id, {}).setdefault(players, {})[bot] = next(summaries).report()
+        result = {"games": games, "seed": seed, "bots": bots, "modes": modes}
+        _write_atomically(cache_file, json.dumps(result, sort_keys=True, indent=1))
+        results[index] = result
+    return [result or {} for result in results]
 
 
 def cache_key(game: GameData, games: int, seed: int) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import version
@@ -61,16 +62,56 @@ def japanese_font_path() -> Path:
     return _package_dir("matplotlib_fontja") / "fonts" / "ipaexg.ttf"
 
 
-def cache_dir(build_dir: Path) -> Path:
-    """Where the static fonts are kept: ``$GACHAPRESS_CACHE_DIR``, else the user's cache folder
-    (``$XDG_CACHE_HOME`` or ``~/.cache``), else (no home folder) the project's ``build/``."""
+def user_cache_dir() -> Path | None:
+    """The machine's font cache: ``$GACHAPRESS_CACHE_DIR``, else the user's cache folder
+    (``$XDG_CACHE_HOME`` or ``~/.cache``); None without a home folder."""
     if os.environ.get("GACHAPRESS_CACHE_DIR"):
         return Path(os.environ["GACHAPRESS_CACHE_DIR"]) / "fonts"
     if os.environ.get("XDG_CACHE_HOME"):
         return Path(os.environ["XDG_CACHE_HOME"]) / "gachapress" / "fonts"
     if os.environ.get("HOME"):
         return Path(os.environ["HOME"]) / ".cache" / "gachapress" / "fonts"
-    return build_dir / "fonts"
+    return None
+
+
+def cache_dir(build_dir: Path) -> Path:
+    """Where the static fonts are kept: the user's cache (see ``user_cache_dir``), else (no
+    home folder) the project's ``build/``."""
+    return user_cache_dir() or build_dir / "fonts"
+
+
+def cached_subset(font: Path, recipe: str, characters: str, make: Callable[[], bytes]) -> bytes:
+    """The bytes ``make`` returns (a subset of ``font`` to ``characters`` as ``recipe`` says),
+    made once per machine: kept in the user's cache under a hash of the font's bytes, the
+    recipe, fontTools' version and the characters, each file led by its own digest so that a
+    damaged one is made again. Without a user cache it is simply made."""
+    folder = user_cache_dir()
+    if folder is None:
+        return make()
+    key = hashlib.sha256(
+        "\0".join((_file_digest(font), recipe, version("fonttools"), characters)).encode()
+    ).hexdigest()
+    target = folder / "subsets" / f"{key[:32]}.bin"
+    try:
+        stored = target.read_bytes()
+        if stored[:64].decode("ascii") == hashlib.sha256(stored[64:]).hexdigest():
+            return stored[64:]
+    except (OSError, UnicodeDecodeError):
+        pass
+    data = make()
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_bytes(hashlib.sha256(data).hexdigest().encode("ascii") + data)
+        temporary.replace(target)
+    except OSError:
+        temporary.unlink(missing_ok=True)  # a cache that cannot be written is only not kept
+    return data
+
+
+@cache
+def _file_digest(path: Path) -> str:
+    return _digest(path)
 
 
 def _static_instance(source: Path, weight: int, cache_dir: Path) -> Path:

@@ -18,7 +18,7 @@ from fontTools.ttLib import TTFont
 from svgwrite.base import BaseElement
 
 from gachapress.render import art as artwork
-from gachapress.render.fonts import FontFile
+from gachapress.render.fonts import FontFile, cached_subset
 from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
 from gachapress.render.outline import outline_font, svg_path_data
 
@@ -178,6 +178,15 @@ def font_css(faces: Iterable[Face], fonts: dict[str, FontFile]) -> str:
 
 @lru_cache(maxsize=64)  # a preview rebuilds a game whose characters seldom change
 def _subset(path: str, characters: str) -> str:
+    data = cached_subset(Path(path), _RECIPE, characters, lambda: _make_subset(path, characters))
+    return base64.b64encode(data).decode()
+
+
+#: How the cards' font subsets are made (part of their cache key).
+_RECIPE = "ttf kern,liga notdef names1,2,4,6"
+
+
+def _make_subset(path: str, characters: str) -> bytes:
     options = subset.Options()
     options.layout_features = ["kern", "liga"]
     options.name_IDs = [1, 2, 4, 6]
@@ -188,4 +197,4 @@ def _subset(path: str, characters: str) -> str:
     subsetter.subset(font)
     buffer = io.BytesIO()
     font.save(buffer)
-    return base64.b64encode(buffer.getvalue()).decode()
+    return buffer.getvalue()

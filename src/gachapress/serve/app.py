@@ -20,8 +20,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from gachapress.build.builder import PAPERS, BuildOptions
-from gachapress.data.load import load_rules
+from gachapress.build.builder import PAPERS, BuildOptions, load_game_data
 from gachapress.errors import RulesError
 from gachapress.render.fonts import japanese_font_path
 from gachapress.serve import files, sheets
@@ -66,7 +65,7 @@ class Preview:
 
     def _gallery(self, game: str) -> list[DeckGallery]:
         try:
-            return game_gallery(load_rules(game, self.options.root / "rules"))
+            return game_gallery(load_game_data(game, self.options.root / "rules"))
         except RulesError:  # saved again since the build: keep the last good gallery
             return self.galleries.get(game, [])
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import multiprocessing
 import multiprocessing.pool
 import os
 import queue
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,36 +77,54 @@ def _game(spec: SimSpec) -> Game:
 
 def run_sim(spec: SimSpec, jobs: int = 1, progress: Callable[[int], None] | None = None) -> Summary:
     """Play the games of ``spec`` on ``jobs`` processes; ``progress`` hears of finished games."""
-    game = _game(spec)
-    # fail early on a bad player count or option
-    game.new_game(players=spec.players, seed=0, mode=spec.mode, options=spec.options)
-    make_bots(game, spec.bots, spec.players, 0)  # and on an unknown bot
-    total = Summary(spec.players)
-    work = _chunks(spec)  # a generator: a run of any length holds only the chunks in flight
-    if jobs <= 1 or spec.games <= CHUNK:
-        results: Iterator[Summary] = map(_play_chunk, work)
-        for part in results:
-            total.merge(part)
+    hear = (lambda _, games: progress(games)) if progress else None
+    return run_sims([spec], jobs, hear)[0]
+
+
+def run_sims(
+    specs: Sequence[SimSpec],
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Summary]:
+    """Play the games of every spec, all of them spread over one pool of ``jobs`` processes;
+    ``progress(i, games)`` hears that ``games`` more games of ``specs[i]`` finished. Each
+    summary is the same whatever ``jobs`` is."""
+    for spec in specs:  # fail early on a bad player count, option or bot
+        game = _game(spec)
+        game.new_game(players=spec.players, seed=0, mode=spec.mode, options=spec.options)
+        make_bots(game, spec.bots, spec.players, 0)
+    totals = [Summary(spec.players) for spec in specs]
+    # a generator: a run of any length holds only the chunks in flight
+    work = ((i, chunk) for i, spec in enumerate(specs) for chunk in _chunks(spec))
+    chunks = sum(-(-spec.games // CHUNK) for spec in specs)
+    with contextlib.ExitStack() as stack:
+        if jobs <= 1 or chunks <= 1:
+            results: Iterator[tuple[int, Summary]] = map(_play_numbered, work)
+        else:
+            pool = stack.enter_context(multiprocessing.get_context().Pool(processes=jobs))
+            results = _bounded(pool, work, 4 * jobs)
+        for i, part in results:
+            totals[i].merge(part)
             if progress:
-                progress(part.games)
-        return total
-    with multiprocessing.get_context().Pool(processes=jobs) as pool:
-        for part in _bounded(pool, work, 4 * jobs):
-            total.merge(part)
-            if progress:
-                progress(part.games)
-    return total
+                progress(i, part.games)
+    return totals
+
+
+def _play_numbered(job: tuple[int, tuple[SimSpec, int, int]]) -> tuple[int, Summary]:
+    return job[0], _play_chunk(job[1])
 
 
 def _bounded(
-    pool: multiprocessing.pool.Pool, work: Iterator[tuple[SimSpec, int, int]], window: int
-) -> Iterator[Summary]:
+    pool: multiprocessing.pool.Pool,
+    work: Iterator[tuple[int, tuple[SimSpec, int, int]]],
+    window: int,
+) -> Iterator[tuple[int, Summary]]:
     """The pool's results for ``work``, with at most ``window`` chunks handed out at once (a
     pool reads its whole input ahead otherwise), in order of completion."""
-    done: queue.SimpleQueue[Summary | BaseException] = queue.SimpleQueue()
+    done: queue.SimpleQueue[tuple[int, Summary] | BaseException] = queue.SimpleQueue()
     pending = 0
     for job in itertools.islice(work, window):
-        pool.apply_async(_play_chunk, (job,), callback=done.put, error_callback=done.put)
+        pool.apply_async(_play_numbered, (job,), callback=done.put, error_callback=done.put)
         pending += 1
     while pending:
         part = done.get()
@@ -113,6 +132,6 @@ def _bounded(
         if isinstance(part, BaseException):
             raise part
         for job in itertools.islice(work, 1):
-            pool.apply_async(_play_chunk, (job,), callback=done.put, error_callback=done.put)
+            pool.apply_async(_play_numbered, (job,), callback=done.put, error_callback=done.put)
             pending += 1
         yield part
