@@ -246,7 +246,7 @@ def _plan(
             hash_text(code, repr(face), css_hash, *art_digests(face)),
             lambda path, face=face: path.write_text(face_svg(face, css), encoding="utf-8"),
         )
-    from gachapress.publish.rulebook import render_rulebooks
+    from gachapress.publish.book_html import render_rulebooks
     from gachapress.publish.stats import book_statistics
 
     stats = book_statistics(
