@@ -151,9 +151,7 @@ class BookBuilder:
     def ui(self, key: str, **values: Any) -> str:
         return self.words.ui(key, **values)
 
-    def prose(
-        self, value: DataText, path: PathKey, data: dict[str, Any] | None = None
-    ) -> m.Blocks:
+    def prose(self, value: DataText, path: PathKey, data: dict[str, Any] | None = None) -> m.Blocks:
         """A book text, placeholders filled (from ``data``, the model's by default), as blocks;
         a bad placeholder is a located error."""
         try:
@@ -797,9 +795,7 @@ class BookBuilder:
             reference_label=self.ui("fair_share", share=_pct(fair)),
         )
 
-    def endings(
-        self, by_count: dict[str, Any], counts: list[str], bot: str
-    ) -> Table | None:
+    def endings(self, by_count: dict[str, Any], counts: list[str], bot: str) -> Table | None:
         names: list[str] = []
         for n in counts:
             for name in by_count[n].get(bot, by_count[n]["random"])["end_conditions"]:

@@ -57,4 +57,3 @@ def tidy(value: str, lang: str) -> str:
     if lang != "ja":
         return value
     return _CJK_GAP.sub("", value)
-

@@ -30,7 +30,6 @@ def templates_dir_for(game: GameData) -> Path:
     return source_templates_dir()
 
 
-
 @dataclass(frozen=True)
 class StringTable:
     """``templates/strings.yaml``: the words of the pages that are not the game's own, in every
@@ -134,4 +133,3 @@ def missing_labels(game: GameData, table: StringTable) -> list[str]:
                 if words.optional("given", key) is None:
                     missing.append(f"{lang}: given.{key}")
     return sorted(set(missing))
-
