@@ -27,6 +27,7 @@ from gachapress.book import model as m
 from gachapress.book.model import Cell, Inline, Inlines, Table
 from gachapress.book.prose import blocks, tidy
 from gachapress.book.words import StringTable, Words
+from gachapress.build import names
 from gachapress.checks.examples import Verdict, evaluate
 from gachapress.data.load import GameData
 from gachapress.data.model import BookSection, Card, Playthrough
@@ -127,7 +128,7 @@ class BookBuilder:
         strings: StringTable,
         verdicts: list[Verdict],
         stats: dict[str, Any] | None,
-        downloads: Sequence[m.Link] = (),
+        downloads: Sequence[m.FileRef] = (),
     ) -> None:
         self.game = game
         self.model = game.model
@@ -228,7 +229,7 @@ class BookBuilder:
             icons=tuple(self.icons),
             other_languages=tuple(
                 m.Link(
-                    f"rulebook.{other}.html",
+                    names.rulebook_html(other),
                     self.words.table.lookup(("ui", f"lang_{other}"), other)
                     or self.ui(f"lang_{other}"),
                     other,
@@ -236,7 +237,10 @@ class BookBuilder:
                 for other in self.model.languages
                 if other != self.lang
             ),
-            downloads=self.downloads,
+            downloads=tuple(
+                m.Link(file.href.format(lang=self.lang), self.ui(file.label, **dict(file.values)))
+                for file in self.downloads
+            ),
         )
 
     def header(self) -> m.Header:
@@ -947,7 +951,7 @@ def build_books(
     game: GameData,
     strings: StringTable,
     stats: dict[str, Any] | None = None,
-    downloads: Sequence[m.Link] = (),
+    downloads: Sequence[m.FileRef] = (),
 ) -> dict[str, m.Book]:
     """Every language's book of ``game``, by language; RulesError if an example fails, a
     placeholder names nothing, or a UI string is missing."""

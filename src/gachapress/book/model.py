@@ -11,9 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-#: Where a book's card pictures are, relative to the book (``out/<game>/cards/<id>.svg``).
-CARDS_DIR = "cards"
-
+from gachapress.build.names import CARDS_DIR
 
 # -- inline nodes ---------------------------------------------------------------------------------
 
@@ -473,6 +471,16 @@ class Link:
     href: str
     label: str
     lang: str | None = None
+
+
+@dataclass(frozen=True)
+class FileRef:
+    """A file the build makes beside the book, to link from it: its name (``{lang}`` stands
+    for the book's language) and the UI string (with its fields) that names it."""
+
+    href: str
+    label: str
+    values: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,9 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from gachapress.book.build import build_books
-from gachapress.book.model import BarChart, Book, Chart, Link
+from gachapress.book.model import BarChart, Book, Chart, FileRef
 from gachapress.book.words import StringTable, templates_dir_for
+from gachapress.build import names
 from gachapress.data.load import GameData
 from gachapress.errors import RulesError
 from gachapress.publish.charts import bar_chart, range_chart
@@ -139,7 +140,7 @@ def render_rulebooks(
     stats: dict[str, Any] | None = None,
     *,
     templates_dir: Path | None = None,
-    downloads: Sequence[Link] = (),
+    downloads: Sequence[FileRef] = (),
 ) -> dict[str, str]:
     """The HTML of every language's rulebook, by language; RulesError if a template fails,
     an example fails, a placeholder names nothing, or a UI string is missing."""
@@ -167,7 +168,7 @@ def write_rulebooks(
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for lang, html in pages.items():
-        target = out_dir / f"rulebook.{lang}.html"
+        target = out_dir / names.rulebook_html(lang)
         target.write_text(html, encoding="utf-8")
         written.append(target)
     return written

@@ -6,7 +6,7 @@ Noto Sans for Latin text and IPAexGothic for Japanese (and for any character Not
 Every page is numbered; the contents list the sections and their parts with page numbers, and
 the PDF's outline (bookmarks) has every heading. Headings stay with what follows them, tables
 split between rows and repeat their header row, worked examples are not split, and the cards
-are drawn from their built SVG faces (svglib).
+are drawn by the print-and-play's own painter (one PDF form per face, placed as often as shown).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from fontTools.ttLib import TTFont as FontToolsFont
-from reportlab.graphics.shapes import Drawing, Group, Line, Rect
+from reportlab.graphics.shapes import Drawing, Line, Rect
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import A4, A5, LETTER
@@ -42,11 +42,11 @@ from reportlab.platypus import (
 )
 from reportlab.platypus import Table as PdfTable
 from reportlab.platypus.tableofcontents import TableOfContents
-from svglib.fonts import register_font
-from svglib.svglib import svg2rlg
 
 from gachapress.book import model as m
 from gachapress.render.fonts import FontFile
+from gachapress.render.layout import Face
+from gachapress.render.pdf import MM, FacePainter
 
 PAGE_SIZES = {"a5": A5, "a4": A4, "letter": LETTER}
 #: The page size of the books: A5, two to a side of an A4 sheet folded into a booklet.
@@ -60,11 +60,6 @@ MUTED = colors.HexColor("#5a5a66")
 ACCENT = colors.HexColor("#8a2be2")
 RULE = colors.HexColor("#c9c9d6")
 SOFT = colors.HexColor("#f3f1f8")
-
-
-def file_name(lang: str) -> str:
-    """The name of a book's PDF beside its HTML page."""
-    return f"rulebook.{lang}.pdf"
 
 
 @dataclass(frozen=True)
@@ -131,6 +126,48 @@ class _Document(BaseDocTemplate):
                 self.notify("TOCEntry", (flowable.level, flowable.plain, self.page, flowable.key))
 
 
+class FacePicture(Flowable):
+    """A card or token face, trimmed, ``width`` points wide: the face's form, defined once per
+    document by the painter the print-and-play PDFs use."""
+
+    def __init__(self, face: Face, width: float) -> None:
+        super().__init__()
+        self.face = face
+        self.scale = width / (face.shape.width * MM)
+        self.width = width
+        self.height = face.shape.height * MM * self.scale
+
+    def draw(self) -> None:
+        canvas = self.canv
+        painter = getattr(canvas, "_face_painter", None)
+        if painter is None:
+            painter = canvas._face_painter = FacePainter(canvas)
+        name = painter.form(self.face)
+        round_shape = self.face.shape.kind == "round"
+        canvas.saveState()
+        path = canvas.beginPath()
+        if round_shape:
+            path.circle(self.width / 2, self.height / 2, self.width / 2)
+        else:
+            path.roundRect(0, 0, self.width, self.height, self.face.shape.corner * MM * self.scale)
+        canvas.clipPath(path, stroke=0, fill=0)
+        canvas.scale(self.scale, self.scale)
+        bleed = self.face.shape.bleed * MM
+        canvas.translate(-bleed, -bleed)
+        canvas.doForm(name)
+        canvas.restoreState()
+        canvas.saveState()
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.4)
+        if round_shape:
+            canvas.circle(self.width / 2, self.height / 2, self.width / 2)
+        else:
+            canvas.roundRect(
+                0, 0, self.width, self.height, self.face.shape.corner * MM * self.scale
+            )
+        canvas.restoreState()
+
+
 @cache
 def _covered(path: Path) -> frozenset[int]:
     return frozenset(FontToolsFont(path, lazy=True).getBestCmap())
@@ -143,14 +180,13 @@ class BookPdf:
         self,
         book: m.Book,
         fonts: Mapping[str, FontFile],
-        cards: Mapping[str, str],
+        faces: Mapping[str, Face],
         size: str = DEFAULT_SIZE,
     ) -> None:
         self.book = book
         self.size = PAGE_SIZES[size]
         self.width = self.size[0] - 2 * MARGIN
-        self.cards = cards
-        self.pictures: dict[str, Drawing | None] = {}
+        self.faces = faces
         self.japanese = fonts["ja"].name
         self.latin = _covered(fonts["regular"].path)
         if book.lang == "ja":
@@ -159,9 +195,6 @@ class BookPdf:
             regular, bold = fonts["regular"].name, fonts["bold"].name
         for family, heavy in ((regular, bold), (self.japanese, self.japanese)):
             registerFontFamily(family, normal=family, bold=heavy, italic=family, boldItalic=heavy)
-        for font in fonts.values():  # the card faces name them; svglib would fall back to Helvetica
-            for weight in ("normal", "bold"):
-                register_font(font.name, str(font.path), weight, rlgFontName=font.name)
         self.font = regular
         self.cjk = book.lang in {"ja", "zh"}
         self.styles = self._styles(regular, bold)
@@ -213,6 +246,7 @@ class BookPdf:
             "small": like("small", fontSize=7.5, leading=9.5, textColor=MUTED),
             "verdict": like("verdict", fontSize=7.5, leading=9.5, textColor=MUTED, spaceAfter=0),
             "card": like("card", fontSize=6.5, leading=8, alignment=TA_CENTER, spaceAfter=0),
+            "contents": like("contents", fontName=bold, fontSize=10.5, spaceBefore=7),
             "toc0": like("toc0", fontName=bold, fontSize=9, leading=13),
             "toc1": like("toc1", fontSize=8.5, leading=11, leftIndent=10),
         }
@@ -292,18 +326,11 @@ class BookPdf:
 
     # -- cards -------------------------------------------------------------------------------
     def picture(self, card: m.CardPicture) -> Flowable | None:
-        """The card's face drawn at its book size, or None when its SVG is not at hand."""
-        if card.card_id not in self.pictures:
-            svg = self.cards.get(card.card_id)
-            self.pictures[card.card_id] = svg2rlg(io.StringIO(svg)) if svg else None
-        source = self.pictures[card.card_id]
-        if source is None:
+        """The card's face drawn at its book size, or None when its face is not at hand."""
+        face = self.faces.get(card.card_id)
+        if face is None:
             return None
-        width = CARD_WIDTHS.get(card.size, CARD_WIDTHS["s"])
-        scale = width / source.width
-        drawing = Drawing(width, source.height * scale)
-        drawing.add(Group(*source.contents, transform=(scale, 0, 0, scale, 0, 0)))
-        return drawing
+        return FacePicture(face, CARD_WIDTHS.get(card.size, CARD_WIDTHS["s"]))
 
     def card_grid(self, cards: Sequence[m.CardPicture], *, captions: bool) -> Flowable | None:
         """Cards side by side, as many to a row as fit, each with its caption under it."""
@@ -443,7 +470,8 @@ class BookPdf:
             dotsMinLevel=0,
             tableStyle=[("FONTNAME", (0, 0), (-1, -1), self.font)],
         )
-        out += [Spacer(1, 8), self.text(book.ui.get("contents", ""), "h3"), toc, PageBreak()]
+        # not a sticky heading: platypus finds the contents only at the story's top level
+        out += [Spacer(1, 8), self.text(book.ui.get("contents", ""), "contents"), toc, PageBreak()]
         return out
 
     def section(self, s: m.AnySection, toc: set[str]) -> list[Flowable]:
@@ -680,8 +708,8 @@ def _tint(hex_colour: str, share: float = 0.3) -> colors.Color:
 def render_book_pdf(
     book: m.Book,
     fonts: Mapping[str, FontFile],
-    cards: Mapping[str, str],
+    faces: Mapping[str, Face],
     size: str = DEFAULT_SIZE,
 ) -> bytes:
-    """The PDF of ``book``; ``cards``: the SVG of each card face by card id."""
-    return BookPdf(book, fonts, cards, size).render()[0]
+    """The PDF of ``book``; ``faces``: each card's and back's face by its key (a card's id)."""
+    return BookPdf(book, fonts, faces, size).render()[0]

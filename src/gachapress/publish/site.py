@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from gachapress.book.build import BookBuilder
 from gachapress.book.words import StringTable, Words, source_templates_dir, templates_dir_for
+from gachapress.build import names
 from gachapress.data.load import GameData
 from gachapress.publish.book_html import STYLESHEET, with_font
 from gachapress.publish.templating import environment, read_template
@@ -48,7 +49,7 @@ def index_context(
         ]
         links = [
             {
-                "href": f"{game.id}/rulebook.{lang}.html",
+                "href": f"{game.id}/{names.rulebook_html(lang)}",
                 "text": words.ui("rulebook"),
                 "language": strings.lookup(("ui", f"lang_{lang}"), lang)
                 or words.ui(f"lang_{lang}"),
@@ -58,7 +59,17 @@ def index_context(
         ]
         links += [
             {
-                "href": f"{game.id}/{game.id}-pnp-{paper}.pdf",
+                "href": f"{game.id}/{names.rulebook_pdf(lang)}",
+                "text": words.ui("rulebook_pdf"),
+                "language": strings.lookup(("ui", f"lang_{lang}"), lang)
+                or words.ui(f"lang_{lang}"),
+                "hreflang": lang,
+            }
+            for lang in model.languages
+        ]
+        links += [
+            {
+                "href": f"{game.id}/{names.pnp_pdf(game.id, paper)}",
                 "text": words.ui(f"pdf_{paper}"),
                 "language": None,
                 "hreflang": None,
