@@ -29,6 +29,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
 from reportlab.platypus import (
+    ActionFlowable,
     BaseDocTemplate,
     Flowable,
     Frame,
@@ -117,7 +118,7 @@ class _Document(BaseDocTemplate):
 
     def afterFlowable(self, flowable: Flowable) -> None:
         heading = isinstance(flowable, Heading)
-        if not isinstance(flowable, Spacer):
+        if not isinstance(flowable, Spacer | ActionFlowable):  # page breaks are not blocks
             self.placed.append(Placed(self.page, heading))
         if heading:
             self.canv.bookmarkPage(flowable.key)
@@ -197,6 +198,7 @@ class BookPdf:
             registerFontFamily(family, normal=family, bold=heavy, italic=family, boldItalic=heavy)
         self.font = regular
         self.cjk = book.lang in {"ja", "zh"}
+        self.colon = "：" if self.cjk else ": "
         self.styles = self._styles(regular, bold)
 
     # -- styles -----------------------------------------------------------------------------
@@ -210,6 +212,9 @@ class BookPdf:
             textColor=INK,
             spaceAfter=4,
             wordWrap=wrap,
+            # Japanese lines may hang a character that cannot begin a line (ー, 。) past the
+            # measure: keep room for it inside the margin
+            rightIndent=9 if self.cjk else 0,
         )
 
         def like(name: str, **changes: Any) -> ParagraphStyle:
@@ -245,7 +250,9 @@ class BookPdf:
             "note": like("note", fontSize=7.5, leading=9.5, textColor=MUTED),
             "small": like("small", fontSize=7.5, leading=9.5, textColor=MUTED),
             "verdict": like("verdict", fontSize=7.5, leading=9.5, textColor=MUTED, spaceAfter=0),
-            "card": like("card", fontSize=6.5, leading=8, alignment=TA_CENTER, spaceAfter=0),
+            "card": like(
+                "card", fontSize=6.5, leading=8, alignment=TA_CENTER, spaceAfter=0, rightIndent=0
+            ),
             "contents": like("contents", fontName=bold, fontSize=10.5, spaceBefore=7),
             "toc0": like("toc0", fontName=bold, fontSize=9, leading=13),
             "toc1": like("toc1", fontSize=8.5, leading=11, leftIndent=10),
@@ -291,7 +298,9 @@ class BookPdf:
         if isinstance(node, m.ValueRows):
             return "<br/>".join(f"#{r.index} {self.markup(r.nodes)}" for r in node.rows)
         if isinstance(node, m.Pairs):
-            return "<br/>".join(f"{self.run(p.key)}: {self.markup(p.nodes)}" for p in node.pairs)
+            return "<br/>".join(
+                f"{self.run(p.key)}{self.colon}{self.markup(p.nodes)}" for p in node.pairs
+            )
         star = f'<font name="{self.japanese}">★</font> ' if node.wild else ""
         return f"{node.n}× {star}{self.run(node.label)} "
 
@@ -345,7 +354,7 @@ class BookPdf:
             cells.append([drawing, self.text(label, "card")] if captions and label else [drawing])
         if not cells:
             return None
-        width = max(CARD_WIDTHS.get(c.size, CARD_WIDTHS["s"]) for c in cards) + 3 * mm
+        width = max(CARD_WIDTHS.get(c.size, CARD_WIDTHS["s"]) for c in cards) + 8 * mm
         per_row = max(1, int(self.width // width))
         rows = [cells[i : i + per_row] for i in range(0, len(cells), per_row)]
         if len(rows) > 1:
@@ -356,7 +365,7 @@ class BookPdf:
             [
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                ("RIGHTPADDING", (0, 0), (-1, -1), 3 * mm),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 2 * mm),
                 ("TOPPADDING", (0, 0), (-1, -1), 1),
                 ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
             ],
@@ -460,7 +469,7 @@ class BookPdf:
             self.text(book.title, "title"),
         ]
         out += [
-            Paragraph(f"<b>{self.run(k)}</b>: {self.run(v)}", self.styles["body"])
+            Paragraph(f"<b>{self.run(k)}</b>{self.colon}{self.run(v)}", self.styles["body"])
             for k, v in book.header.facts
         ]
         if book.header.summary:
@@ -468,7 +477,11 @@ class BookPdf:
         toc = TableOfContents(
             levelStyles=[self.styles["toc0"], self.styles["toc1"]],
             dotsMinLevel=0,
-            tableStyle=[("FONTNAME", (0, 0), (-1, -1), self.font)],
+            tableStyle=[  # no padding: the page numbers end at the frame's right edge
+                ("FONTNAME", (0, 0), (-1, -1), self.font),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ],
         )
         # not a sticky heading: platypus finds the contents only at the story's top level
         out += [Spacer(1, 8), self.text(book.ui.get("contents", ""), "contents"), toc, PageBreak()]
@@ -592,10 +605,11 @@ class BookPdf:
         for given in ex.given:
             out.append(
                 Paragraph(
-                    f"{self.run(given.label)}: {self.markup(given.value)}", self.styles["cell"]
+                    f"{self.run(given.label)}{self.colon}{self.markup(given.value)}",
+                    self.styles["cell"],
                 )
             )
-        answer = f"<b>{self.run(ui.get('expected', ''))}: {self.markup(ex.expect)}</b>"
+        answer = f"<b>{self.run(ui.get('expected', ''))}{self.colon}{self.markup(ex.expect)}</b>"
         out.append(Paragraph(answer, self.styles["cell"]))
         verdict = self.run(f"✓ {ui.get('engine_agrees', '')} · {ex.provenance.text}")
         if ex.provenance.href and ex.provenance.link:
