@@ -197,6 +197,7 @@ class BookPdf:
         for family, heavy in ((regular, bold), (self.japanese, self.japanese)):
             registerFontFamily(family, normal=family, bold=heavy, italic=family, boldItalic=heavy)
         self.font = regular
+        self.bold = bold
         self.cjk = book.lang in {"ja", "zh"}
         self.colon = "：" if self.cjk else ": "
         self.styles = self._styles(regular, bold)
@@ -254,8 +255,8 @@ class BookPdf:
                 "card", fontSize=6.5, leading=8, alignment=TA_CENTER, spaceAfter=0, rightIndent=0
             ),
             "contents": like("contents", fontName=bold, fontSize=10.5, spaceBefore=7),
-            "toc0": like("toc0", fontName=bold, fontSize=9, leading=13),
-            "toc1": like("toc1", fontSize=8.5, leading=11, leftIndent=10),
+            "toc0": like("toc0", fontName=bold, fontSize=8.5, leading=11.5),
+            "toc1": like("toc1", fontSize=8, leading=10, leftIndent=10),
         }
 
     # -- text --------------------------------------------------------------------------------
@@ -380,21 +381,40 @@ class BookPdf:
                 return drawings
         return self.para(cell.nodes, "head" if head else "cell")
 
-    def natural_width(self, cell: m.Cell) -> float:
+    def widths(self, cell: m.Cell, bold: bool) -> tuple[float, float]:
+        """A cell's narrowest width (its longest word) and its width on one line, in points."""
+        pad = 6 + (9 if self.cjk else 0) + 2  # the padding, the room kept for a hanging glyph
         if cell.nodes and all(isinstance(n, m.CardPicture) for n in cell.nodes):
-            return CARD_WIDTHS["s"] + 8
+            width = sum(CARD_WIDTHS.get(n.size, CARD_WIDTHS["s"]) for n in cell.nodes) + pad
+            return width, width
+        font = self.bold if bold else self.font
         lines = _plain(cell.nodes).split("\n")
-        longest = max(stringWidth(line, self.font, 7.5) for line in lines)
-        return min(longest, self.width * 0.5) + 10
+        words = [w for line in lines for w in (line if self.cjk else line.split())] or [" "]
+        narrow = max(stringWidth(w, font, 7.5) for w in words)
+        return narrow + pad, max(stringWidth(line, font, 7.5) for line in lines) + pad
+
+    def column_widths(self, table: m.Table, grid: list[tuple[m.Cell, ...]]) -> list[float]:
+        """Each column as wide as its longest line, or, when the table would be wider than
+        the page, its longest word plus a share of the room left, by how much more it wants."""
+        columns = max(len(row) for row in grid)
+        narrow, full = [0.0] * columns, [0.0] * columns
+        for r, row in enumerate(grid):
+            for i, cell in enumerate(row):
+                low, high = self.widths(cell, r == 0 or (table.row_heads and i == 0))
+                narrow[i], full[i] = max(narrow[i], low), max(full[i], high)
+        if sum(full) <= self.width:
+            return full
+        spare = max(0.0, self.width - sum(narrow))
+        wants = [f - n for f, n in zip(full, narrow, strict=True)]
+        total = sum(wants) or 1
+        widths = [n + spare * w / total for n, w in zip(narrow, wants, strict=True)]
+        if sum(widths) > self.width:  # even the words do not fit: shrink all alike
+            widths = [w * self.width / sum(widths) for w in widths]
+        return widths
 
     def table(self, table: m.Table) -> list[Flowable]:
         grid = [table.head, *table.rows, *([table.foot] if table.foot else [])]
-        columns = max(len(row) for row in grid)
-        widths = [
-            max(self.natural_width(row[i]) for row in grid if i < len(row)) for i in range(columns)
-        ]
-        if sum(widths) > self.width:
-            widths = [w * self.width / sum(widths) for w in widths]
+        widths = self.column_widths(table, grid)
         data = [
             [self.cell(c, head=r == 0 or (table.row_heads and i == 0)) for i, c in enumerate(row)]
             for r, row in enumerate(grid)
