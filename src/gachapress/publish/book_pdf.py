@@ -31,12 +31,12 @@ from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
 from reportlab.platypus import (
     ActionFlowable,
     BaseDocTemplate,
+    CondPageBreak,
     Flowable,
     Frame,
     KeepTogether,
     ListFlowable,
     ListItem,
-    PageBreak,
     PageTemplate,
     Paragraph,
     Spacer,
@@ -60,6 +60,8 @@ INK = colors.HexColor("#222222")
 MUTED = colors.HexColor("#5a5a66")
 ACCENT = colors.HexColor("#8a2be2")
 RULE = colors.HexColor("#c9c9d6")
+#: The room a table needs below its heading: its header row and its first rows.
+TABLE_START = 90
 SOFT = colors.HexColor("#f3f1f8")
 
 
@@ -504,7 +506,7 @@ class BookPdf:
             ],
         )
         # not a sticky heading: platypus finds the contents only at the story's top level
-        out += [Spacer(1, 8), self.text(book.ui.get("contents", ""), "contents"), toc, PageBreak()]
+        out += [Spacer(1, 8), self.text(book.ui.get("contents", ""), "contents"), toc]
         return out
 
     def section(self, s: m.AnySection, toc: set[str]) -> list[Flowable]:
@@ -660,7 +662,7 @@ class BookPdf:
         story = self.front()
         for section in self.book.sections:
             story += self.section(section, toc)
-        return _keep_with_next(story)
+        return _keep_with_next(story, self.width)
 
     def render(self) -> tuple[bytes, list[Placed]]:
         """The PDF's bytes, and where each flowable went (page, heading or not)."""
@@ -677,7 +679,7 @@ def _table(data: list[list[Any]], font: str, style: list[tuple[Any, ...]], **kw:
     return table
 
 
-def _keep_with_next(story: list[Flowable]) -> list[Flowable]:
+def _keep_with_next(story: list[Flowable], width: float) -> list[Flowable]:
     """Headings and captions (styles that keep with the next) bound to what follows them, so
     that no page ends on one."""
     out: list[Flowable] = []
@@ -686,7 +688,14 @@ def _keep_with_next(story: list[Flowable]) -> list[Flowable]:
         if isinstance(flowable, Paragraph) and getattr(flowable.style, "keepWithNext", 0):
             pending.append(flowable)
             continue
-        if pending:
+        if pending and isinstance(flowable, PdfTable):
+            # a long table may start low on a page: the heading only needs its first rows
+            need = sum(f.wrap(width, 1e6)[1] for f in pending) + TABLE_START
+            for f in pending:  # or platypus binds them to the whole table itself
+                f.keepWithNext = 0
+            out += [CondPageBreak(need), *pending, flowable]
+            pending = []
+        elif pending:
             rest = flowable._content if isinstance(flowable, KeepTogether) else [flowable]
             out.append(KeepTogether([*pending, *rest]))
             pending = []
