@@ -290,7 +290,7 @@ class BookPdf:
         if isinstance(node, m.Marker):
             return f" <b>[{self.run(node.text)}]</b>"
         if isinstance(node, m.Icon):
-            return "" if node.decorative else self.run(node.label)
+            return ""  # a picture beside its name: the name says it (the HTML draws the emoji)
         if isinstance(node, m.CardPicture):
             return f"<b>{self.run(node.caption or node.alt)}</b>"
         if isinstance(node, m.CardRow):
@@ -728,7 +728,7 @@ def _plain(nodes: Iterable[m.Inline]) -> str:
         elif isinstance(node, m.CardPicture):
             parts.append(node.caption or node.alt)
         elif isinstance(node, m.Icon):
-            parts.append(node.label)
+            continue  # not printed (see BookPdf.inline)
         elif isinstance(node, m.Need):
             parts.append(f"{node.n}× {node.label} ")
         elif isinstance(node, m.ValueRows):
