@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shutil
 import xml.etree.ElementTree as ET
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from gachapress.build.outdir import MARKER
 from tests.conftest import ROOT, run_cli
 
 GAME = "gachapon-trick"
@@ -61,7 +63,13 @@ def test_one_card_edit_rebuilds_only_what_it_touches(project: Path) -> None:
     build(project)
     after = snapshot(project / "out" / GAME)
     changed = sorted(name for name in after if after[name] != before.get(name))
-    assert changed == ["cards/refund.svg", f"{GAME}-pnp-a4.pdf", f"{GAME}-pnp-letter.pdf"]
+    # the PDF rulebook pictures the card too
+    assert changed == [
+        "cards/refund.svg",
+        f"{GAME}-pnp-a4.pdf",
+        f"{GAME}-pnp-letter.pdf",
+        "rulebook.en.pdf",
+    ]
 
 
 def test_a_failed_build_leaves_out_untouched(project: Path) -> None:
@@ -82,7 +90,27 @@ def test_a_failed_build_leaves_out_untouched(project: Path) -> None:
 def test_paper_option_builds_one_size(project: Path) -> None:
     build(project, "--paper", "letter")
     pdfs = sorted(p.name for p in (project / "out" / GAME).glob("*.pdf"))
-    assert pdfs == [f"{GAME}-pnp-letter.pdf"]
+    assert pdfs == [f"{GAME}-pnp-letter.pdf", "rulebook.en.pdf"]
+
+
+def test_the_pdf_rulebook_is_built_listed_and_linked(project: Path) -> None:
+    build(project, "--paper", "a4")
+    out = project / "out"
+    pdf = out / GAME / "rulebook.en.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF")
+    marker = json.loads((out / MARKER).read_text(encoding="utf-8"))
+    assert f"{GAME}/rulebook.en.pdf" in json.dumps(marker)
+    html = (out / GAME / "rulebook.en.html").read_text(encoding="utf-8")
+    downloads = re.search(r'<p class="downloads">(.*?)</p>', html).group(1)  # type: ignore[union-attr]
+    assert re.findall(r'href="([^"]+)"', downloads) == ["rulebook.en.pdf", f"{GAME}-pnp-a4.pdf"]
+    assert (out / GAME / f"{GAME}-pnp-a4.pdf").is_file()
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert f'href="{GAME}/rulebook.en.pdf"' in index
+    # an export present in out/ is linked once the next build sees it
+    (out / GAME / "export" / "tts").mkdir(parents=True)
+    build(project, "--paper", "a4")
+    html = (out / GAME / "rulebook.en.html").read_text(encoding="utf-8")
+    assert 'href="export/tts/"' in html
 
 
 def test_bad_options_are_usage_errors(project: Path) -> None:

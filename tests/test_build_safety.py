@@ -113,7 +113,7 @@ def test_outputs_the_build_no_longer_makes_are_removed(project: Path) -> None:
     run = run_cli("build", GAME, "--paper", "letter", cwd=project, env=ENV)
     assert run.code == 0, run.err
     pdfs = sorted(p.name for p in (project / "out" / GAME).glob("*.pdf"))
-    assert pdfs == [f"{GAME}-pnp-letter.pdf"]
+    assert pdfs == [f"{GAME}-pnp-letter.pdf", "rulebook.en.pdf"]
 
 
 def test_an_out_made_by_the_previous_version_is_adopted(project: Path) -> None:
@@ -340,7 +340,12 @@ def test_editing_an_art_file_rebuilds_the_face(project: Path) -> None:
         svg.write_text(svg.read_text("utf-8").replace("#ff0000", "#0000ff"), "utf-8")
 
     changed = changed_by(project, recolour)
-    assert changed == [f"{GAME}/cards/rock-0.svg", f"{GAME}/{GAME}-pnp-a4.pdf"]
+    # the PDF rulebook draws the face too
+    assert changed == [
+        f"{GAME}/cards/rock-0.svg",
+        f"{GAME}/{GAME}-pnp-a4.pdf",
+        f"{GAME}/rulebook.en.pdf",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ import yaml
 
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
-from gachapress.publish.rulebook import render_rulebooks
+from gachapress.publish.book_html import render_rulebooks
 from tests.conftest import ROOT
 from tests.test_rulebooks import visible_text
 

@@ -478,7 +478,7 @@ def test_back_offset_must_be_finite_millimetres(text: str, message: str) -> None
 
 def test_example_text_takes_its_numbers_from_the_answer_and_the_givens() -> None:
     from gachapress.data.load import load_rules
-    from gachapress.publish.rulebook import render_rulebooks
+    from gachapress.publish.book_html import render_rulebooks
 
     html = render_rulebooks(load_rules("gasha"))["en"]
     assert "6 players: all 35." in html  # "{given.players} players: all {expect}."

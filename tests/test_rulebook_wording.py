@@ -10,7 +10,7 @@ import pytest
 
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
-from gachapress.publish.rulebook import render_rulebooks
+from gachapress.publish.book_html import render_rulebooks
 from tests.test_rulebooks import section, visible_text
 
 

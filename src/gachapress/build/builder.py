@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from gachapress.build import outdir
+from gachapress.build import names, outdir
 from gachapress.build.manifest import (
     code_version,
     hash_file,
@@ -30,6 +30,7 @@ from gachapress.build.outdir import MARKER, OutputError
 from gachapress.errors import Problem, RulesError
 
 if TYPE_CHECKING:
+    from gachapress.book.model import FileRef
     from gachapress.data.load import GameData
     from gachapress.publish.stats import BookProgress
     from gachapress.render.layout import Face
@@ -304,6 +305,7 @@ def _inputs_hash(game_id: str, options: BuildOptions) -> str:
         repr(options.papers),
         repr(options.back_offset),
         options.ink,
+        repr(_exports(game_id, options.out)),  # the rulebooks link them
     )
 
 
@@ -341,28 +343,62 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
     plan: dict[str, tuple[str, Writer]] = {}
     css_hash = hash_text(css)
     for face in faces:
-        plan[f"{game.id}/cards/{face.key}.svg"] = (
+        plan[f"{game.id}/{names.CARDS_DIR}/{face.key}.svg"] = (
             hash_text(code, repr(face), css_hash, *art_digests(face)),
             lambda path, face=face: path.write_text(face_svg(face, css), encoding="utf-8"),
         )
-    from gachapress.publish.rulebook import render_rulebooks
+    from gachapress.book.build import build_books
+    from gachapress.book.words import StringTable
+    from gachapress.publish.book_html import render_books
+    from gachapress.publish.book_pdf import render_book_pdf
     from gachapress.publish.stats import book_statistics
 
     stats = book_statistics(game.id, options.root / "rules", options.build_dir / "stats", game=game)
-    for lang, html in render_rulebooks(game, stats, templates_dir=options.templates).items():
-        plan[f"{game.id}/rulebook.{lang}.html"] = (
+    strings = StringTable.load(options.templates)
+    books = build_books(game, strings, stats, _book_files(game.id, options))
+    by_key = {face.key: face for face in faces}
+    for lang, html in render_books(books, options.templates).items():
+        plan[f"{game.id}/{names.rulebook_html(lang)}"] = (
             hash_text(html),
             lambda path, html=html: path.write_text(html, encoding="utf-8"),
         )
+        plan[f"{game.id}/{names.rulebook_pdf(lang)}"] = (
+            hash_text(
+                code, repr(books[lang]), repr(faces), *(d for f in faces for d in art_digests(f))
+            ),
+            lambda path, book=books[lang]: path.write_bytes(
+                render_book_pdf(book, measure.fonts, by_key)
+            ),
+        )
     for paper in options.papers:
         sheet = presets.sheets[paper]
-        plan[f"{game.id}/{game.id}-pnp-{paper}.pdf"] = (
+        plan[f"{game.id}/{names.pnp_pdf(game.id, paper)}"] = (
             hash_text(inputs, paper, repr(options.back_offset), options.ink),
             lambda path, sheet=sheet: write_pnp(
                 path, game, decks, sheet, measure, options.back_offset, options.ink
             ),
         )
     return plan
+
+
+def _book_files(game_id: str, options: BuildOptions) -> list[FileRef]:
+    """What a game's rulebooks link: their PDF, the print-and-play PDFs this build makes, and
+    the exports already in out/ (``gachapress export``)."""
+    from gachapress.book.model import FileRef
+
+    files = [FileRef(names.rulebook_pdf("{lang}"), "rulebook_pdf")]
+    files += [FileRef(names.pnp_pdf(game_id, paper), f"pdf_{paper}") for paper in options.papers]
+    files += [
+        FileRef(names.export_dir(target), "export_link", (("target", target),))
+        for target in _exports(game_id, options.out)
+    ]
+    return files
+
+
+def _exports(game_id: str, out: Path) -> list[str]:
+    """The export targets out/<game>/export/ holds."""
+    folder = out / game_id / names.EXPORT_DIR
+    return sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
 
 
 def art_digests(face: Face) -> list[str]:

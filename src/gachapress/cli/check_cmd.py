@@ -112,7 +112,7 @@ def _face_problems(game: GameData, root: Path) -> list[Problem]:
 def _check_templates(folder: Path, games: list[GameData]) -> bool:
     """Every template compiles, and the rulebooks and the site index render (without the
     simulated statistics) for the games that passed."""
-    from gachapress.publish.rulebook import render_rulebooks
+    from gachapress.publish.book_html import render_rulebooks
     from gachapress.publish.site import render_index
     from gachapress.publish.templating import check_templates
 

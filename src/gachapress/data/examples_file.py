@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from gachapress.data.model import Example, Id, Provenance, Strict
+from gachapress.data.model import Example, ExampleSource, Id, Strict
 from gachapress.data.validate import located_problems
 from gachapress.data.yamlsource import Locations, load_yaml
 from gachapress.errors import RulesError
@@ -15,7 +15,7 @@ from gachapress.errors import RulesError
 class ExtraExample(Example):
     """A worked example of an extra file: one a user writes is the project's by default."""
 
-    source: Provenance = "project"
+    source: ExampleSource = "project"
 
 
 class ExamplesFile(Strict):

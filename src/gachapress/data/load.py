@@ -182,6 +182,10 @@ def _integrity(game: GameData) -> Iterable[Problem]:
             yield game.where(("examples", i, "rule")).problem(
                 f"unknown rule {example.rule!r} (this game has: {known})"
             )
+        if example.clarification is not None and example.clarification not in clarifications:
+            yield game.where(("examples", i, "clarification")).problem(
+                f"unknown clarification {example.clarification!r}"
+            )
     for i, mode in enumerate(model.modes.values()):
         counts = Counter(mode.players)
         if any(n > 1 for n in counts.values()):

@@ -23,6 +23,9 @@ PlayerCount = Annotated[int, Field(ge=1, le=12)]
 Percent = Annotated[int, Field(ge=0, le=100)]
 Provenance = Literal["seed", "project"]
 """Whether something is taken from the seed rulebook or is this project's own design."""
+ExampleSource = Literal["seed-example", "seed", "project"]
+"""Where a worked example comes from: worked in the original rules themselves
+(``seed-example``), checking a rule they state (``seed``), or the project's own case."""
 
 
 class Strict(BaseModel):
@@ -151,7 +154,9 @@ class Example(Strict):
     rule: Id | Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
     given: dict[Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")], Any]
     expect: Any
-    source: Provenance
+    source: ExampleSource
+    clarification: Id | None = None
+    """The recorded clarification the answer depends on (the book links it)."""
     text: Text
 
 

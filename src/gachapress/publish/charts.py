@@ -9,9 +9,10 @@ about 30 characters. Every label is escaped: the charts are safe to inline in a 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from markupsafe import Markup, escape
+
+from gachapress.book.model import Bar, Span
 
 WIDTH = 440
 LABEL_WIDTH = 74
@@ -21,29 +22,6 @@ VALUE_LEFT = BAR_LEFT + BAR_WIDTH + 8
 ROW = 22
 TOP = 8
 AXIS = 18
-
-
-@dataclass(frozen=True)
-class Bar:
-    """One bar: ``value`` on the chart's scale, ``text`` the number written beside it, and an
-    optional interval (``low`` to ``high``) drawn as whiskers."""
-
-    label: str
-    value: float
-    text: str
-    low: float | None = None
-    high: float | None = None
-
-
-@dataclass(frozen=True)
-class Span:
-    """One range: ``low`` to ``high`` drawn as a line, ``mid`` as a mark, ``text`` beside it."""
-
-    label: str
-    low: float
-    mid: float
-    high: float
-    text: str
 
 
 def _x(value: float, maximum: float, minimum: float = 0.0) -> float:

