@@ -1,36 +1,84 @@
 """Engine figures: actions/s and games/s with random bots, one process and two; peak memory.
 
-Run: python bench/engine_bench.py [--games-per-run N] [--long] [GAME ...]
-Single-process rates use CPU time; the --jobs rates are wall-clock and need a quiet machine.
-Only games that have an engine are measured. --long adds a 100,000-game `sim` to show that
-memory stays flat (streaming statistics).
+Run: python bench/engine_bench.py [--games-per-run N] [--no-jobs] [--long] [GAME ...]
+Single-process rates use CPU time (games/s per core) and drive each game through the public API
+with the very loop that drives OpenSpiel's C++ hearts (``pip install -e '.[bench]'``): a
+uniformly random legal action, applied, until the game is over. ``x hearts`` is a game's
+actions/s over those of hearts measured right after it (hearts counts its players' actions;
+its dealing, chance nodes, is timed as our games' deals are, inside the game). The --jobs
+rates are wall-clock `sim` runs and need a quiet machine. --long adds a 100,000-game `sim` to
+show that memory stays flat.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import resource
 import time
+from collections.abc import Callable
+from typing import Any
 
 from gachapress.engine import load_game
-from gachapress.engine.play import play_game
 from gachapress.games import GAME_IDS, game_spec
 from gachapress.sim import SimSpec, run_sim
 
 
-def single_process(game_id: str, players: int, mode: str, games: int) -> tuple[float, float]:
-    """(actions/s, games/s) of random-bot games played in this process, on CPU time (the
-    process's own seconds, so other work on the machine does not count), best of three."""
-    game = load_game(game_id)
-    best = float("inf")
+def best_of_three(play: Callable[[int], int], games: int) -> tuple[float, float]:
+    """(actions/s, games/s) of ``play(seed)`` (which returns the actions it took) over seeds
+    0..games-1, on CPU time (the process's own seconds, so other work on the machine does not
+    count), best of three."""
+    best, actions = float("inf"), 0
     for _ in range(3):
-        actions = 0
         start = time.process_time()
-        for seed in range(games):
-            _, result = play_game(game, players, seed, mode)
-            actions += result.actions
+        actions = sum(play(seed) for seed in range(games))
         best = min(best, time.process_time() - start)
     return actions / best, games / best
+
+
+def random_loop(state: Any, choose: Callable[[], float]) -> int:
+    """Play ``state`` to its end through the public API, a random legal action at a time."""
+    actions = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(legal[int(choose() * len(legal))])
+        actions += 1
+    return actions
+
+
+def single_process(game_id: str, players: int, mode: str, games: int) -> tuple[float, float]:
+    """(actions/s, games/s) of random games of ours, through the public API."""
+    game = load_game(game_id)
+    return best_of_three(
+        lambda seed: random_loop(
+            game.new_game(players, seed, mode), random.Random(2 * seed + 1).random
+        ),
+        games,
+    )
+
+
+def hearts(games: int) -> float | None:
+    """actions/s of OpenSpiel's C++ hearts in the same loop, or None without open-spiel."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    hearts_game = pyspiel.load_game("hearts")
+
+    def play(seed: int) -> int:
+        choose = random.Random(2 * seed + 1).random
+        state, actions = hearts_game.new_initial_state(), 0
+        while not state.is_terminal():
+            if state.is_chance_node():  # the deal: timed, not counted
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(choose() * len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            state.apply_action(legal[int(choose() * len(legal))])
+            actions += 1
+        return actions
+
+    return best_of_three(play, games)[0]
 
 
 def with_jobs(game_id: str, players: int, mode: str, games: int, jobs: int) -> float:
@@ -49,12 +97,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("games", nargs="*", default=list(GAME_IDS))
     parser.add_argument("--games-per-run", type=int, default=1000, dest="count")
+    parser.add_argument("--no-jobs", action="store_true", help="skip the wall-clock sim runs")
     parser.add_argument("--long", action="store_true")
     options = parser.parse_args()
+    if hearts(1) is None:
+        print("open-spiel is not installed (pip install -e '.[bench]'): no hearts reference")
     print(
-        f"{'game':16}{'mode':12}{'players':>8}{'actions/s':>12}{'games/s':>10}"
-        f"{'games/s -j1':>13}{'games/s -j2':>13}{'j2/j1':>7}"
+        f"{'game':16}{'mode':12}{'players':>8}{'actions/s':>12}{'hearts':>10}{'x hearts':>9}"
+        f"{'games/s':>10}"
+        + ("" if options.no_jobs else f"{'games/s -j1':>13}{'games/s -j2':>13}{'j2/j1':>7}")
     )
+    ratios: list[float] = []
     for game_id in options.games:
         if game_spec(game_id).engine is None:
             print(f"{game_id:16}(no engine yet)")
@@ -62,12 +115,22 @@ def main() -> None:
         for mode, mode_data in load_game(game_id).model.modes.items():
             for players in mode_data.players:
                 rate, games_rate = single_process(game_id, players, mode, options.count)
-                j1 = with_jobs(game_id, players, mode, options.count, 1)
-                j2 = with_jobs(game_id, players, mode, options.count, 2)
-                print(
-                    f"{game_id:16}{mode:12}{players:8d}{rate:12,.0f}{games_rate:10,.0f}"
-                    f"{j1:13,.0f}{j2:13,.0f}{j2 / j1:7.2f}"
-                )
+                # hearts just after each game, so that both meet the same load on the machine
+                reference = hearts(options.count)
+                line = f"{game_id:16}{mode:12}{players:8d}{rate:12,.0f}"
+                if reference:
+                    ratios.append(rate / reference)
+                    line += f"{reference:10,.0f}{rate / reference:9.2f}"
+                else:
+                    line += f"{'-':>10}{'-':>9}"
+                line += f"{games_rate:10,.0f}"
+                if not options.no_jobs:
+                    j1 = with_jobs(game_id, players, mode, options.count, 1)
+                    j2 = with_jobs(game_id, players, mode, options.count, 2)
+                    line += f"{j1:13,.0f}{j2:13,.0f}{j2 / j1:7.2f}"
+                print(line, flush=True)
+    if ratios:
+        print(f"x hearts: lowest {min(ratios):.2f}, highest {max(ratios):.2f}")
     print(f"peak memory: {peak_mib():.0f} MiB")
     if options.long:
         for game_id in options.games:

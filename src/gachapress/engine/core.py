@@ -103,16 +103,20 @@ class State(ABC):
 
     def legal_actions(self) -> list[Action]:
         """The actions the current player may take now (empty once the game is over)."""
-        if self._legal is None:
-            self._legal = [] if self.is_terminal() else self._legal_actions()
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [] if self.is_terminal() else self._legal_actions()
+        return legal
 
     def apply(self, action: Action | str) -> None:
         """Play ``action`` for the current player; IllegalAction if it is not legal now."""
-        if isinstance(action, str):
-            action = Action.parse(action)
-        legal = self._legal if self._legal is not None else self.legal_actions()
-        if action not in legal:
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal:  # interned actions: a legal one is found by identity
+            if isinstance(action, str):
+                self.apply(Action.parse(action))
+                return
             raise IllegalAction(
                 f"{action} is not legal for seat {self.current_player} now "
                 f"(legal: {', '.join(map(str, legal)) or 'nothing, the game is over'})"

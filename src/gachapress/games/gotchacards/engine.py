@@ -50,8 +50,9 @@ BECOME = (Action("become", "player1"), Action("become", "player2"))
 #: draw-order): reveal-time gains, the cards going to piles and trash with lucky bonuses, then
 #: after-scoring gains.
 STEPS = ("reveal", "cards", "after-scoring")
-#: The most choice-free Party showdowns a loaded game remembers (two players meet at most 2 x
-#: 19 x 19 of them; four players far more, so the first ones met are kept).
+#: The most Party showdown steps a loaded game remembers (two players meet at most 2 x 19 x 19
+#: showdowns, with a few answers to choices; four players far more, so the first ones met are
+#: kept).
 SHOWDOWN_MEMO = 20_000
 
 
@@ -78,8 +79,9 @@ class _Tables:
         self.swap_seat = [self._answer(Action("swap", f"seat-{s}"), s) for s in range(most)]
         self.steal_seat = [Action("steal", f"seat-{s}") for s in range(most)]
         self.hit_lane: dict[int, Action] = {}
-        self.showdowns: dict[tuple[int | str | None, ...], dict[str, Any]] = {}
-        """Party showdowns resolved without a choice, by priority and the cards of each seat."""
+        self.showdowns: dict[tuple[int | str | None, ...], Any] = {}
+        """Party showdown steps (a choice, or the outcome) by player count, priority, the cards
+        of each seat and the answers given."""
         self._rotations: dict[int, list[list[int]]] = {}
         self._orders: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
 
@@ -242,12 +244,12 @@ class GotchaState(PhasedState):
             "any_bonus": any(out.bonus),
             "fights": self._fights(out),
         }
-        if not self.answers:
-            self._remember(decided)
+        self._remember(decided)
         self._carry_out(decided)
 
-    def _remember(self, decided: dict[str, Any]) -> None:
-        """Keep a resolution nobody had to choose anything in, for the same cards again."""
+    def _remember(self, step: Any) -> None:
+        """Keep what the resolver did with these cards and answers (the next choice, or the
+        outcome), for the same cards and answers again."""
 
     def _carry_out(self, decided: dict[str, Any]) -> None:
         """Carry out a resolved turn; ``decided`` is only read, never changed."""
@@ -863,19 +865,37 @@ class PartyState(GotchaState):
         self.revealed = True
         self.event("reveal", plays=list(plays), first=self.priority)
         self.answers = []
-        known = self.tables.showdowns.get((self.priority, *plays))
+        self._resolve()
+
+    def _showdown_key(self) -> tuple[int | str | None, ...]:
+        """The priority, the cards played and the answers so far (the count of players tells
+        where the cards end and the answers start)."""
+        return (self.players, self.priority, *self.plays, *self.answers)
+
+    def _resolve(self) -> None:
+        """Take the remembered step for these cards and answers, if any: the next choice, or
+        the outcome; else run the resolver and remember what it did."""
+        known = self.tables.showdowns.get(self._showdown_key())
         if known is None:
-            self._resolve()
+            super()._resolve()
+            if self.choice is not None:  # paused for a choice: the resolver's next step
+                self._remember(self.choice)
+            return
+        self.running = None
+        if isinstance(known, rules.Choice):
+            self.choice = known
+            self.phase, self.turn = EFFECT, known.player
         else:
+            self.choice = None
             self._carry_out(known)
 
-    def _remember(self, decided: dict[str, Any]) -> None:
-        """The showdown resolver is a pure function of the cards and the priority, and a game
-        of a few turns spends much of its time in it: keep its choice-free results, up to
-        ``SHOWDOWN_MEMO`` of them per game loaded."""
+    def _remember(self, step: Any) -> None:
+        """The showdown resolver is a pure function of the priority, the cards and the answers
+        to its choices, and a game of a few turns spends much of its time in it: keep each of
+        its steps, up to ``SHOWDOWN_MEMO`` of them per game loaded."""
         showdowns = self.tables.showdowns
         if len(showdowns) < SHOWDOWN_MEMO:
-            showdowns[(self.priority, *self.plays)] = decided
+            showdowns[self._showdown_key()] = step
 
     def _resolver(self) -> Any:
         by_id = self.tables.by_id
