@@ -146,9 +146,10 @@ class Presenter:
         if isinstance(value, list):
             items: list[Item] = []
             piles = all(isinstance(part, dict) and set(part) == {"size", "top"} for part in value)
+            plays = all(isinstance(part, list) and _played_by(part, self.cards) for part in value)
             for index, part in enumerate(value):
                 if index and not (isinstance(part, str) and part in self.cards):
-                    items.append({"text": " " if piles else ", "})
+                    items.append({"text": " " if piles or plays else ", "})
                 shown = self.value(key, part)
                 if piles:
                     shown = [{"text": f"{index + 1}: "}, *shown]
