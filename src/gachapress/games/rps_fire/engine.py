@@ -16,10 +16,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
-from itertools import chain
+from itertools import chain, combinations, islice
 from typing import Any, ClassVar
 
-from gachapress.engine.core import HIDDEN, OVER, Action, Game, PhasedState, permute_hidden
+from gachapress.engine.core import (
+    HIDDEN,
+    OVER,
+    Action,
+    Game,
+    PhasedState,
+    State,
+    permute_hidden,
+)
 from gachapress.errors import GachapressError
 from gachapress.games.rps_fire import rules
 from gachapress.games.rps_fire.model import RpsCard, RpsFire
@@ -342,6 +350,26 @@ class RpsFireState(PhasedState):
         others = [hand for seat, hand in enumerate(self.hands) if seat != player]
         permute_hidden([self.deck, *others], unseen, rng)
         self._legal = None
+
+    def other_copies(self, action: Action) -> list[State]:
+        """A play or give names a face, and the engine takes its first copies from the hand; the
+        others could go instead, leaving the rest of the hand in another order."""
+        if action is DRAW or action is PASS:
+            return []
+        if self.phase == GIVE:
+            face, copies = self.tables.give_of[action][0], 1
+        else:
+            face, copies = self.tables.play_of[action]
+        hand = self.hands[self.turn]
+        places = [i for i, card in enumerate(hand) if card == face]
+        states: list[State] = []
+        for chosen in islice(combinations(places, copies), 1, None):  # the first: the engine's
+            state = self.clone()
+            kept = [card for i, card in enumerate(hand) if i not in chosen]
+            state.hands[self.turn] = [face] * copies + kept  # the copies it takes come first
+            state.apply(action)
+            states.append(state)
+        return states
 
     def snapshot(self) -> Any:
         return (
