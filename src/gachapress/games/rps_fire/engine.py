@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
-from itertools import chain, combinations, islice
+from itertools import chain, combinations
 from typing import Any, ClassVar
 
 from gachapress.engine.core import (
@@ -363,12 +363,17 @@ class RpsFireState(PhasedState):
         hand = self.hands[self.turn]
         places = [i for i, card in enumerate(hand) if card == face]
         states: list[State] = []
-        for chosen in islice(combinations(places, copies), 1, None):  # the first: the engine's
-            state = self.clone()
-            kept = [card for i, card in enumerate(hand) if i not in chosen]
-            state.hands[self.turn] = [face] * copies + kept  # the copies it takes come first
-            state.apply(action)
-            states.append(state)
+        seen: set[tuple[str, ...]] = set()
+        for chosen in combinations(places, copies):  # the first: the engine's own
+            kept = tuple(card for i, card in enumerate(hand) if i not in chosen)
+            if kept in seen:  # alike copies side by side: the same hand either way
+                continue
+            if seen:
+                state = self.clone()
+                state.hands[self.turn] = [face] * copies + list(kept)  # taken first
+                state.apply(action)
+                states.append(state)
+            seen.add(kept)
         return states
 
     def snapshot(self) -> Any:
