@@ -5,7 +5,8 @@ The re-deal test. Play a seeded game (game A). For a seat p and a window of step
 faces p never sees in A up to the window's end; at the window's start deal those cards again
 among the places hidden from p (``State.redeal``: game B). Play B through the window: p's own
 moves as in A, and for every other seat a move whose effect on p's view (observation and
-``log_view``) is the one A's move had. At every step p's observation, log view and legal
+``log_view``) is the one A's move had (a move naming a card held in several copies may move
+any of them: ``State.other_copies``). At every step p's observation, log view and legal
 actions must be the same in both games: when the other seat can make a move that looks like
 A's (the same entry in p's view of the log) but every such move shows p something else, p is
 learning about cards it never sees. When the other seat has no such move at all, the re-deal
