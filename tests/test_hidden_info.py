@@ -5,7 +5,8 @@ The re-deal test. Play a seeded game (game A). For a seat p and a window of step
 faces p never sees in A up to the window's end; at the window's start deal those cards again
 among the places hidden from p (``State.redeal``: game B). Play B through the window: p's own
 moves as in A, and for every other seat a move whose effect on p's view (observation and
-``log_view``) is the one A's move had. At every step p's observation, log view and legal
+``log_view``) is the one A's move had (a move naming a card held in several copies may move
+any of them: ``State.other_copies``). At every step p's observation, log view and legal
 actions must be the same in both games: when the other seat can make a move that looks like
 A's (the same entry in p's view of the log) but every such move shows p something else, p is
 learning about cards it never sees. When the other seat has no such move at all, the re-deal
@@ -26,6 +27,7 @@ import pytest
 from gachapress.engine import Action, Game, State, load_game
 from gachapress.engine.core import HIDDEN
 from gachapress.games import GAME_IDS
+from gachapress.games.rps_fire.engine import RpsFireState
 from tests.harness import games_per_count, observation_strings
 
 #: The windows a re-dealt game is played against the original: (start, steps), from the deal
@@ -184,8 +186,9 @@ class Window:
         for move in alike:
             trial = b.clone()
             trial.apply(move)
-            if view(trial, player, start) == self.views[index]:
-                trials.append((move, trial))
+            for state in (trial, *b.other_copies(move)):  # any copy of a card may be the one
+                if view(state, player, start) == self.views[index]:
+                    trials.append((move, state))
         return ranked(trials, action, self.unseen, self.states[index + 1])
 
 
@@ -334,3 +337,32 @@ def test_rps_fire_alarm_takes_the_very_card_drawn() -> None:
     game = load_game("rps-fire")
     played = play(game, 4, "standard", 4012)
     assert check_window(game, 4, "standard", 4012, played, 1, 0, 16) == 16
+
+
+def test_rps_fire_a_give_may_hand_over_any_copy() -> None:
+    """Seat 4's fire alarm takes the last card of seat 3, who drew it and gave two others away.
+    In this re-deal seat 3 holds two alike cards that seat 4 never sees, one dealt and one
+    drawn; which of them went is not to be told at the table, and only the drawn one going
+    leaves seat 3's hand as it was (the engine gives the first copy)."""
+    game = load_game("rps-fire")
+    played = play(game, 5, "standard", 5032)
+    assert check_window(game, 5, "standard", 5032, played, 4, 0, 16) == 16
+
+
+def test_a_leak_through_a_fire_alarm_fails_the_redeal_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Injected leak: an alarm uses up a random number when the left neighbour of its player
+    holds a card seat 4 never sees, so the cards seat 4 takes later hang on where that card
+    lies. The search (with any copy of a card given) finds no re-deal to explain it."""
+    game, secret = load_game("rps-fire"), "paper-7"
+    alarm = RpsFireState._alarm
+
+    def leaky(self: RpsFireState, seat: int, face: str) -> None:
+        if secret in self.hands[(seat + 1) % self.players]:
+            self.rng.random()
+        alarm(self, seat, face)
+
+    monkeypatch.setattr(RpsFireState, "_alarm", leaky)
+    played = play(game, 5, "standard", 5032)
+    assert secret not in played.seen[4][16]
+    with pytest.raises(AssertionError, match="no way of playing the re-dealt game"):
+        check_window(game, 5, "standard", 5032, played, 4, 0, 16)

@@ -629,3 +629,19 @@ def test_rounds_end_when_the_deck_runs_dry(players: int, dry_game: Game) -> None
     tally = simulate(dry_game, players, games, seed=100 + players, full_check_every=20)
     assert tally.games == games and tally.events["scored"] == 3 * games
     assert tally.verbs["pass"] > 0 and tally.events["refill"] > 0
+
+
+def test_other_copies_are_the_hands_left_by_moving_another_copy_once_each() -> None:
+    """For the re-deal test: the engine plays the first copy of a face; playing another leaves
+    the hand in another order, and copies side by side leave the same hand either way."""
+    state = deal(new(3), ["paper-2 rock-1 paper-2 scissors-5", "", ""], "rock-3")
+    engine = state.clone()
+    play(engine, "play paper-2")
+    assert engine.hands[0] == ["rock-1", "paper-2", "scissors-5"]
+    [other] = state.other_copies(Action.parse("play paper-2"))
+    assert other.hands[0] == ["paper-2", "rock-1", "scissors-5"]
+    assert other.pile == engine.pile and other.log == engine.log
+    assert state.other_copies(Action.parse("play paper-2 x2")) == []
+    state = deal(new(3), ["rock-1 paper-2 paper-2", "", ""], "rock-3")
+    assert state.other_copies(Action.parse("play paper-2")) == []
+    assert state.other_copies(Action("draw")) == []

@@ -200,6 +200,13 @@ class State(ABC):
         hidden information plays the result against the original game (``permute_hidden``
         does the shared part)."""
 
+    def other_copies(self, action: Action) -> list[State]:
+        """The states ``action`` (legal now) would leave had it moved other copies of the card
+        it names: at the table identical copies cannot be told apart, but the engine moves
+        particular ones, and which it moves decides where the rest lie. The re-deal test plays
+        these too; a game whose moves name cards held in several copies overrides this."""
+        return []
+
     def clone(self) -> State:
         """An independent copy. Immutable data (the game, cards, actions, the attributes named in
         ``shared_attributes``) is shared; log entries are never changed once written, so the

@@ -16,10 +16,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
-from itertools import chain
+from itertools import chain, combinations
 from typing import Any, ClassVar
 
-from gachapress.engine.core import HIDDEN, OVER, Action, Game, PhasedState, permute_hidden
+from gachapress.engine.core import (
+    HIDDEN,
+    OVER,
+    Action,
+    Game,
+    PhasedState,
+    State,
+    permute_hidden,
+)
 from gachapress.errors import GachapressError
 from gachapress.games.rps_fire import rules
 from gachapress.games.rps_fire.model import RpsCard, RpsFire
@@ -342,6 +350,31 @@ class RpsFireState(PhasedState):
         others = [hand for seat, hand in enumerate(self.hands) if seat != player]
         permute_hidden([self.deck, *others], unseen, rng)
         self._legal = None
+
+    def other_copies(self, action: Action) -> list[State]:
+        """A play or give names a face, and the engine takes its first copies from the hand; the
+        others could go instead, leaving the rest of the hand in another order."""
+        if action is DRAW or action is PASS:
+            return []
+        if self.phase == GIVE:
+            face, copies = self.tables.give_of[action][0], 1
+        else:
+            face, copies = self.tables.play_of[action]
+        hand = self.hands[self.turn]
+        places = [i for i, card in enumerate(hand) if card == face]
+        states: list[State] = []
+        seen: set[tuple[str, ...]] = set()
+        for chosen in combinations(places, copies):  # the first: the engine's own
+            kept = tuple(card for i, card in enumerate(hand) if i not in chosen)
+            if kept in seen:  # alike copies side by side: the same hand either way
+                continue
+            if seen:
+                state = self.clone()
+                state.hands[self.turn] = [face] * copies + list(kept)  # taken first
+                state.apply(action)
+                states.append(state)
+            seen.add(kept)
+        return states
 
     def snapshot(self) -> Any:
         return (
