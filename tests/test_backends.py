@@ -104,7 +104,7 @@ def pdf_boxes(face: Face) -> list[tuple[str, tuple[float, ...]]]:
     painter._arts = {
         source: ("art-" + str(i), 72.0 / MM, 72.0 / MM) for i, source in enumerate(sorted(arts))
     }  # art drawn as a 72 pt square
-    painter._face_form(face)
+    painter.form(face)
     shape, b = face.shape, face.shape.bleed
     top = shape.height + b
     boxes = []

@@ -13,6 +13,7 @@ import pytest
 
 from gachapress.build.outdir import MARKER
 from tests.conftest import ROOT, run_cli
+from tests.yaml_edit import rename
 
 GAME = "gachapon-trick"
 
@@ -54,21 +55,23 @@ def test_one_card_edit_rebuilds_only_what_it_touches(project: Path) -> None:
     build(project)
     before = snapshot(project / "out" / GAME)
     decks = project / "rules" / GAME / "decks.yaml"
+    text = decks.read_text(encoding="utf-8")
+    assert text.count("Unused, it is worth nothing.") == 1
     decks.write_text(
-        decks.read_text(encoding="utf-8").replace(
-            "Unused, it is worth nothing.", "Unused, it is worth nothing at all."
-        ),
+        text.replace("Unused, it is worth nothing.", "Unused, it is worth nothing at all."),
         encoding="utf-8",
     )
     build(project)
     after = snapshot(project / "out" / GAME)
     changed = sorted(name for name in after if after[name] != before.get(name))
-    # the PDF rulebook pictures the card too
+    # the PDF rulebook of each language pictures the (English) card too; the HTML books link
+    # to its SVG
     assert changed == [
         "cards/refund.svg",
         f"{GAME}-pnp-a4.pdf",
         f"{GAME}-pnp-letter.pdf",
         "rulebook.en.pdf",
+        "rulebook.ja.pdf",
     ]
 
 
@@ -90,7 +93,7 @@ def test_a_failed_build_leaves_out_untouched(project: Path) -> None:
 def test_paper_option_builds_one_size(project: Path) -> None:
     build(project, "--paper", "letter")
     pdfs = sorted(p.name for p in (project / "out" / GAME).glob("*.pdf"))
-    assert pdfs == [f"{GAME}-pnp-letter.pdf", "rulebook.en.pdf"]
+    assert pdfs == [f"{GAME}-pnp-letter.pdf", "rulebook.en.pdf", "rulebook.ja.pdf"]
 
 
 def test_the_pdf_rulebook_is_built_listed_and_linked(project: Path) -> None:
@@ -120,13 +123,7 @@ def test_bad_options_are_usage_errors(project: Path) -> None:
 
 
 def test_hostile_text_is_escaped(project: Path) -> None:
-    decks = project / "rules" / GAME / "decks.yaml"
-    decks.write_text(
-        decks.read_text(encoding="utf-8").replace(
-            "name: {en: Refund}", 'name: {en: "<script>alert(1)</script> & Co"}'
-        ),
-        encoding="utf-8",
-    )
+    rename(project / "rules" / GAME / "decks.yaml", "Refund", "<script>alert(1)</script> & Co")
     build(project)
     text = (project / "out" / GAME / "cards" / "refund.svg").read_text(encoding="utf-8")
     assert "<script>" not in text

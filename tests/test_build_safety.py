@@ -20,6 +20,7 @@ import pytest
 
 from gachapress.build.outdir import MARKER, OutputError, guard
 from tests.conftest import ROOT, run_cli
+from tests.yaml_edit import rename
 
 GAME = "rps-fire"  # the quickest game to build
 ENV = {"GACHAPRESS_BOOK_GAMES": "2"}
@@ -48,10 +49,8 @@ def build(project: Path, *args: str, env: dict[str, str] | None = None) -> None:
 
 
 def edit_card_text(project: Path, old: str = "Rock", new: str = "Stone") -> None:
-    decks = project / "rules" / GAME / "decks.yaml"
-    text = decks.read_text(encoding="utf-8")
-    assert f'name: {{en: "{old}"}}' in text
-    decks.write_text(text.replace(f'name: {{en: "{old}"}}', f'name: {{en: "{new}"}}'), "utf-8")
+    """Rename the game's ``old`` cards in English (their faces print the English name)."""
+    rename(project / "rules" / GAME / "decks.yaml", old, new)
 
 
 def leftovers(project: Path) -> list[str]:
@@ -113,7 +112,7 @@ def test_outputs_the_build_no_longer_makes_are_removed(project: Path) -> None:
     run = run_cli("build", GAME, "--paper", "letter", cwd=project, env=ENV)
     assert run.code == 0, run.err
     pdfs = sorted(p.name for p in (project / "out" / GAME).glob("*.pdf"))
-    assert pdfs == [f"{GAME}-pnp-letter.pdf", "rulebook.en.pdf"]
+    assert pdfs == [f"{GAME}-pnp-letter.pdf", "rulebook.en.pdf", "rulebook.ja.pdf"]
 
 
 def test_an_out_made_by_the_previous_version_is_adopted(project: Path) -> None:
@@ -340,11 +339,12 @@ def test_editing_an_art_file_rebuilds_the_face(project: Path) -> None:
         svg.write_text(svg.read_text("utf-8").replace("#ff0000", "#0000ff"), "utf-8")
 
     changed = changed_by(project, recolour)
-    # the PDF rulebook draws the face too
+    # the PDF rulebook of each language draws the face too
     assert changed == [
         f"{GAME}/cards/rock-0.svg",
         f"{GAME}/{GAME}-pnp-a4.pdf",
         f"{GAME}/rulebook.en.pdf",
+        f"{GAME}/rulebook.ja.pdf",
     ]
 
 

@@ -60,12 +60,36 @@ def test_seed_numbers_reach_the_model() -> None:
 
 
 def test_every_seed_example_is_there() -> None:
-    seed = {(e.rule, e.id) for e in MODEL.examples if e.source == "seed"}
-    rules_covered = {rule for rule, _ in seed}
-    assert {"gacha_hit", "hit_faces", "next_announcer", "next_turn_player"} <= rules_covered
-    given = {(e.rule, repr(e.given)) for e in MODEL.examples if e.source == "seed"}
-    assert ("hit_faces", repr({"rate": 30})) in given
-    assert ("hit_faces", repr({"rate": 83})) in given
+    # The seed works three examples: the roll (ガチャの例: 30% and 83%), the announcements
+    # (告知の例: A passes, B uses, C and D pass, then each way it goes on) and the seating
+    # (ターンプレイヤーの例). Each is an example marked as worked in the seed, and only those are.
+    worked = {(e.rule, repr(e.given)) for e in MODEL.examples if e.source == "seed-example"}
+    announcements = ["pass", "use", "pass", "pass"]
+    assert worked == {
+        ("hit_faces", repr({"rate": 30})),
+        ("hit_faces", repr({"rate": 83})),
+        *(
+            ("next_announcer", repr({"players": 4, "turn_player": 0, "actions": actions}))
+            for actions in (
+                announcements,
+                [*announcements, "pass"],
+                [*announcements, "pass", "use"],
+                [*announcements, "pass", "pass"],
+            )
+        ),
+        ("announcement_round_over", repr({"players": 4, "actions": announcements})),
+        (
+            "announcement_round_over",
+            repr({"players": 4, "actions": [*announcements, "pass", "pass"]}),
+        ),
+        ("next_turn_player", repr({"players": 4, "turn_player": 0, "winner": 2})),
+        ("next_turn_player", repr({"players": 4, "turn_player": 1, "winner": None})),
+    }
+    # Rules the seed states without working an example are checked as the seed's too.
+    stated = {(e.rule, repr(e.given)) for e in MODEL.examples if e.source == "seed"}
+    for rate, roll in ((30, 3), (30, 4), (83, 9), (83, 0)):  # the hit rule, 0 counting as 10
+        assert ("gacha_hit", repr({"rate": rate, "roll": roll})) in stated
+    assert ("game_over", repr({"gacha_left": 0})) in stated
 
 
 def test_the_seating_example_seats_clockwise() -> None:

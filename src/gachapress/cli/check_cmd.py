@@ -77,8 +77,11 @@ def _check_game(game: GameData, root: Path) -> bool:
     reports = run_checks(game)
     faces = _face_problems(game, root)
     # a bad art file is found by the art check and again when its face is laid out: say it once
-    problems = sorted({*(p for report in reports for p in report.problems), *faces})
-    print_problems(problems)
+    problems = {*(p for report in reports for p in report.problems), *faces}
+    # the root cause first: a text that cannot be filled or a worked example that fails because
+    # of a break elsewhere is still its own located problem, but comes after what broke
+    derived = {p for r in reports if r.check in ("placeholders", "examples") for p in r.problems}
+    print_problems(sorted(problems, key=lambda p: (p in derived, p)))
     cards = sum(deck.size() for _, deck in game.model.deck_items())
     decks = len(list(game.model.deck_items()))
     passed = [r.check for r in reports if r.ok]
