@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from gachapress.data.load import GameData, load_rules
 from gachapress.errors import Problem, RulesError
@@ -54,6 +54,13 @@ def load_or_report(game_id: str, root: Path) -> GameData | None:
         return None
 
 
+def progress_bar(*, eta: bool = False) -> Progress:
+    """The commands' progress bar on standard error, gone when done; ``eta`` adds the time left."""
+    columns: list[Any] = ["[progress.description]{task.description}", BarColumn()]
+    columns += [MofNCompleteColumn(), *([TimeRemainingColumn()] if eta else [])]
+    return Progress(*columns, console=Console(stderr=True), transient=True)
+
+
 @contextlib.contextmanager
 def game_progress(
     label: str, total: int, off_terminal: Callable[[Any], None]
@@ -86,13 +93,7 @@ def build_progress(
 
         yield off_terminal, line
         return
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
+    with progress_bar() as bar:
         books = bar.add_task("book games", total=None, visible=False)
         task = bar.add_task(label, total=total)
 

@@ -10,10 +10,15 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from gachapress.cli.common import RootOption, load_or_report, rules_dir, select_games
+from gachapress.cli.common import (
+    RootOption,
+    load_or_report,
+    progress_bar,
+    rules_dir,
+    select_games,
+)
 from gachapress.errors import GachapressError
 from gachapress.sim import SimSpec, run_sim
 from gachapress.sim.runner import MAX_GAMES, usable_jobs
@@ -89,14 +94,7 @@ def sim(
 def _run(spec: SimSpec, jobs: int, show_progress: bool):
     if not show_progress:
         return run_sim(spec, jobs)
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
+    with progress_bar(eta=True) as bar:
         task = bar.add_task(f"{spec.game} {spec.players}p", total=spec.games)
         return run_sim(spec, jobs, progress=lambda n: bar.advance(task, n))
 

@@ -12,11 +12,10 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from gachapress.build import outdir
-from gachapress.cli.common import RootOption, print_problems, rules_dir
+from gachapress.cli.common import RootOption, print_problems, progress_bar, rules_dir
 from gachapress.errors import GachapressError, RulesError
 from gachapress.sweep.file import Cell, Sweep, load_sweep
 from gachapress.sweep.report import sweep_report, write_page
@@ -132,14 +131,7 @@ def _progress(plan: Sweep, show: bool) -> Iterator[tuple[Any, Any]]:
     if not (show and sys.stderr.isatty()):
         yield (lambda games: None), line
         return
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
+    with progress_bar(eta=True) as bar:
         task = bar.add_task(f"{plan.spec.game} {plan.name}", total=plan.total_games)
 
         def skip(cell: Cell, skipped: bool) -> None:
