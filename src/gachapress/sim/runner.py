@@ -12,6 +12,7 @@ import queue
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from gachapress.engine.core import Game, load_game
 from gachapress.engine.play import make_bots, play_game
@@ -55,7 +56,27 @@ def _chunks(spec: SimSpec) -> Iterator[tuple[SimSpec, int, int]]:
 
 def _play_chunk(job: tuple[SimSpec, int, int]) -> Summary:
     spec, start, stop = job
-    game = _game(spec)
+    return play_games(_game(spec), spec, start, stop)
+
+
+class SeededRun(Protocol):
+    """What playing a chunk of games reads: a `SimSpec`, or a sweep's cell plan."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def mode(self) -> str | None: ...
+    @property
+    def bots(self) -> tuple[str, ...]: ...
+    @property
+    def options(self) -> tuple[str, ...]: ...
+
+
+def play_games(game: Game, spec: SeededRun, start: int, stop: int) -> Summary:
+    """Play games ``start`` to ``stop`` of a seeded run and summarise them: a chunk of a `sim`
+    or of a sweep's cell."""
     summary = Summary(spec.players)
     for index in range(start, stop):
         seed = game_seed(spec.seed, index)

@@ -22,9 +22,9 @@ from typing import Any
 from gachapress.data.load import rules_from_data
 from gachapress.data.yamlsource import Locations
 from gachapress.engine.core import Game
-from gachapress.engine.play import play_game
 from gachapress.errors import GachapressError
-from gachapress.sim import Summary, game_seed
+from gachapress.sim import Summary
+from gachapress.sim.runner import play_games
 from gachapress.sweep.file import Cell, Sweep
 
 #: Chunks handed out per worker thread at once (enough to keep every worker busy).
@@ -82,13 +82,7 @@ def _game(plan: Plan) -> Game:
 
 def play_chunk(plan: Plan, start: int, stop: int) -> Summary:
     """Play games ``start`` to ``stop`` of a cell and summarise them."""
-    game = _game(plan)
-    summary = Summary(plan.players)
-    for index in range(start, stop):
-        seed = game_seed(plan.seed, index)
-        _, result = play_game(game, plan.players, seed, plan.mode, plan.bots, plan.options)
-        summary.add(result)
-    return summary
+    return play_games(_game(plan), plan, start, stop)
 
 
 def in_process(work: Iterator[Chunk]) -> Iterator[Played]:
