@@ -7,7 +7,7 @@ turn it is (or, once the game is over, any human seat)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,10 @@ async def _json(request: Request) -> Any:
         raise PlayError(f"not JSON: {exc}") from None
 
 
+#: A route's work once its game in play is found: the request, the game's key and session.
+SessionHandler = Callable[[Request, str, Session], Awaitable[Response]]
+
+
 def play_routes(
     rules_dir: Path, games: list[str], page: Callable[[str], HTMLResponse], tables: Sessions
 ) -> list[Route]:
@@ -75,6 +79,17 @@ def play_routes(
         key = request.path_params["key"]
         session = tables.get(key)
         return None if session is None else (key, session)
+
+    def of_session(handler: SessionHandler) -> Callable[[Request], Awaitable[Response]]:
+        """A route of one game in play (``key`` in the path): 404 when there is none."""
+
+        async def route(request: Request) -> Response:
+            here = found(request)
+            if here is None:
+                return refused("no such game", 404)
+            return await handler(request, *here)
+
+        return route
 
     async def play_page(request: Request) -> Response:
         try:
@@ -139,11 +154,8 @@ def play_routes(
             return Response("that seat's cards are not yours to see now", status_code=403)
         return HTMLResponse(draw(session, seat), headers=NO_CACHE)
 
-    async def act(request: Request) -> Response:
-        here = found(request)
-        if here is None:
-            return refused("no such game", 404)
-        key, session = here
+    @of_session
+    async def act(request: Request, key: str, session: Session) -> Response:
         try:
             move = await _json(request)
             if not isinstance(move, dict) or not isinstance(move.get("action"), str):
@@ -161,28 +173,19 @@ def play_routes(
             return refused("no such game (the server was restarted?)", 404)
         return JSONResponse(status(*here))
 
-    async def undo(request: Request) -> Response:
-        here = found(request)
-        if here is None:
-            return refused("no such game", 404)
-        key, session = here
+    @of_session
+    async def undo(request: Request, key: str, session: Session) -> Response:
         if not session.undo():
             return refused("there is no move of yours to take back", 409)
         return JSONResponse(status(key, session))
 
-    async def restart(request: Request) -> Response:
-        here = found(request)
-        if here is None:
-            return refused("no such game", 404)
-        key, session = here
+    @of_session
+    async def restart(request: Request, key: str, session: Session) -> Response:
         session.restart()
         return JSONResponse(status(key, session))
 
-    async def download(request: Request) -> Response:
-        here = found(request)
-        if here is None:
-            return refused("no such game", 404)
-        _key, session = here
+    @of_session
+    async def download(request: Request, key: str, session: Session) -> Response:
         name = f"{session.game.id}-{session.seed}.json"
         return JSONResponse(
             session.log(), headers={"Content-Disposition": f'attachment; filename="{name}"'}
