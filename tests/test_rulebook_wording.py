@@ -36,7 +36,13 @@ def test_a_single_item_is_listed_by_its_name_alone() -> None:
     components = visible_text(section(book("gotcha"), "components"))
     assert "A 10-sided die" in components and "1 A 10-sided" not in components
     money = visible_text(section(book("gachapon-trick"), "components"))
-    assert "1 Money" not in money and "Money (coins" in money
+    assert "1 Money" not in money and "Money: coins" in money
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_component_note_is_not_a_second_parenthesis(game_id: str) -> None:
+    components = " ".join(visible_text(section(book(game_id), "components")).split())
+    assert not re.search(r"\) \(", components), components
 
 
 def test_labels_with_commas_are_whole() -> None:
@@ -52,7 +58,7 @@ def test_seats_read_as_players_and_per_player_rows_are_labelled() -> None:
     text = example("gotchacards", next_example("gotchacards", "round_winner"))
     assert "Points Player 1: 4 Player 2: 3 Answer Player 1" in text
     scores = example("rps-fire", next_example("rps-fire", "round_scores"))
-    assert re.search(r"Answer Player 1: \d+ Player 2: \d+", scores)
+    assert re.search(r"Answer Player 1: \d+ points Player 2: \d+ points", scores)
     assert "#0" not in scores.split("Answer")[1]
 
 
@@ -67,7 +73,7 @@ def test_tied_players_are_not_called_overtime_turns() -> None:
 
 
 def test_answers_of_several_values_are_labelled() -> None:
-    assert "Answer Yen: 4500 Cards: 3" in example("gotcha", next_example("gotcha", "spend_of"))
+    assert "Answer Spend: ¥4,500 Cards: 3" in example("gotcha", next_example("gotcha", "spend_of"))
     limits = example("gotchacards", next_example("gotchacards", "place_limits"))
     assert re.search(r"Answer At least: \d+ At most: \d+", limits)
 
@@ -107,7 +113,9 @@ def test_the_party_deal_points_at_the_setup_table() -> None:
 
 
 def test_redraws_are_counted_in_words() -> None:
-    assert "1 time per player" in visible_text(section(book("gotcha"), "clarifications"))
+    assert "once per player" in visible_text(section(book("gotcha"), "clarifications"))
+    rules = rules_text("gotcha")
+    assert "(once per player at most)" in rules and "1 time" not in rules
 
 
 def rules_text(game_id: str, lang: str = "en") -> str:
@@ -194,3 +202,57 @@ def test_gasha_end_reasons_are_told_in_words() -> None:
     text = example("gasha", next_example("gasha", "end_reasons"))
     assert "last-bonus-token" not in text
     assert "the last Bonus token is taken" in text
+
+
+def answer_of(text: str) -> str:
+    return text.split(" Answer ", 1)[1]
+
+
+def test_an_answer_that_names_a_card_of_the_list_shows_that_card() -> None:
+    html = book("gachapon-trick")
+    start = html.index('<article class="example" id="example-majority-suit-wins">')
+    answer = html[start : html.index("</article>", start)].split("Answer", 1)[1]
+    assert 'src="cards/blue-300.svg"' in answer
+    order = example("gachapon-trick", next_example("gachapon-trick", "win_order"))
+    assert "2, 1, 0" not in answer_of(order)
+
+
+def test_numbers_carry_their_unit() -> None:
+    affordable = example("gachapon-trick", next_example("gachapon-trick", "can_afford"))
+    assert "Your money ¥300" in affordable
+    assert re.search(
+        r"Answer \d+ points? ",
+        example("gachapon-trick", next_example("gachapon-trick", "set_points")),
+    )
+    rate = example("gotcha", next_example("gotcha", "total_rate"))
+    assert re.search(r"Answer \d+% ", rate)
+    assert re.search(
+        r"Answer \d+ points ", example("rps-fire", next_example("rps-fire", "round_score"))
+    )
+    assert not re.search(r"\b1 (?:points|cards)\b", visible_text(book("gachapon-trick")))
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_player_is_they_not_it(game_id: str) -> None:
+    text = " ".join(visible_text(book(game_id)).split())
+    assert not re.findall(r"Player \d+\b[^.;:]*?\bits\b", text)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_examples_speak_of_players_not_seats(game_id: str) -> None:
+    text = " ".join(visible_text(section(book(game_id), "examples")).split())
+    assert not re.findall(r".{0,30}\bseats?\b.{0,20}", text, flags=re.I)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_multiplication_is_a_times_sign(game_id: str) -> None:
+    text = " ".join(visible_text(book(game_id)).split())
+    assert not re.findall(r".{0,20}\d\)? x \d.{0,10}", text)
+
+
+def test_gotcha_letters_are_tied_to_players() -> None:
+    turn = example("gotcha", next_example("gotcha", "next_turn_player"))
+    assert "clockwise runs A, B, D, C: Players 1 to 4" in turn
+    assert "A to D are Players 1 to 4" in example(
+        "gotcha", next_example("gotcha", "next_announcer")
+    )

@@ -486,7 +486,7 @@ class BookBuilder:
                         )
                         for key, value in example.given.items()
                     ),
-                    expect=self.answer(example.rule, example.expect),
+                    expect=self.answer(example.rule, example.expect, example.given),
                     verified=verdict.problem is None,
                     provenance=self.example_provenance(example),
                     source=example.source,
@@ -560,19 +560,30 @@ class BookBuilder:
             nodes.append(text(after.format(**players)))
         return tuple(nodes)
 
-    def answer(self, rule: str, value: Any) -> Inlines:
-        """An example's expected answer, its players named as for its inputs."""
+    def answer(self, rule: str, value: Any, given: dict[str, Any]) -> Inlines:
+        """An example's expected answer, its players named as for its inputs, the cards it
+        points at by index pictured, its numbers with their unit."""
         if self.words.holds_players("player_answers", rule):
             return self.players(value)
         if self.words.holds_players("by_player_answers", rule):
-            return self.by_player(value)
+            return self.by_player(value, self.words.unit("answer_units", rule))
+        cards_key = self.words.card_answer(rule)
+        if cards_key is not None:
+            return self.pointed_cards(value, given[cards_key])
         parts = self.words.answer_parts(rule)
         if parts and isinstance(value, list):
             if all(isinstance(row, list) for row in value):
                 rows = tuple(m.ValueRow(i, self.parts(r, parts)) for i, r in enumerate(value))
                 return (m.ValueRows(rows),)
             return self.parts(value, parts)
-        return self.value(value)
+        return self.value(value, unit=self.words.unit("answer_units", rule))
+
+    def pointed_cards(self, value: Any, cards: list[str]) -> Inlines:
+        """The cards of an input list that an answer names by index (one, or several in order)."""
+        indices = value if isinstance(value, list) else [value]
+        if not indices:
+            return (text(self.ui("nobody"), cls="word"),)
+        return (m.CardRow(tuple(self.card(cards[i], size="xs") for i in indices)),)
 
     def parts(self, values: list[Any], keys: list[str]) -> Inlines:
         """An answer of a few values, each labelled with its input label."""
@@ -594,24 +605,27 @@ class BookBuilder:
             return (text(self.ui("player", n=value + 1), cls="word"),)
         return self.value(value)  # a choice rather than a player ("choose"...)
 
-    def by_player(self, value: Any) -> Inlines:
+    def by_player(self, value: Any, unit: str | None = None) -> Inlines:
         """A list with one entry per player, each row labelled with its player."""
         if not isinstance(value, list):
-            return self.value(value)
+            return self.value(value, unit=unit)
         pairs = tuple(
-            m.Pair(self.ui("player", n=i + 1), self.value(v, nested=True))
+            m.Pair(self.ui("player", n=i + 1), self.value(v, nested=True, unit=unit))
             for i, v in enumerate(value)
         )
         return (m.Pairs(pairs),)
 
-    def value(self, value: Any, key: str | None = None, *, nested: bool = False) -> Inlines:
+    def value(
+        self, value: Any, key: str | None = None, *, nested: bool = False, unit: str | None = None
+    ) -> Inlines:
         """An example's input or result, readable: cards as pictures, yes/no, names for ids,
         players by name (for the keys the game's strings list). Cards of a list are numbered
         (#0, #1...) unless the list is itself inside a list."""
         if key is not None and self.words.holds_players("player_keys", key):
             return self.players(value)
+        unit = unit or self.words.unit("units", key)
         if key is not None and self.words.holds_players("by_player_keys", key):
-            return self.by_player(value)
+            return self.by_player(value, unit)
         if value is None:
             return (text(self.ui("none"), cls="word"),)
         if isinstance(value, bool):
@@ -619,7 +633,7 @@ class BookBuilder:
         if isinstance(value, str):
             return self.named(value)
         if isinstance(value, int | float):
-            return (text(value, cls="number"),)
+            return (text(self.with_unit(value, unit), cls="number"),)
         if isinstance(value, list):
             if not value:
                 return (text(self.ui("empty"), cls="word"),)
@@ -642,6 +656,16 @@ class BookBuilder:
             )
             return (m.Pairs(pairs),)
         return (m.Code(repr(value)),)
+
+    def with_unit(self, value: float, unit: str | None) -> str | float:
+        """A number with its unit: a placeholder format (``yen``: "¥3,100") or a UI counter
+        (``points``: "15 points", "1 point")."""
+        if unit is None:
+            return value
+        if unit in FORMATS:
+            return FORMATS[unit](value)
+        one = self.words.table.lookup(("ui", f"unit_{unit}_one"), self.words.lang)
+        return one if value == 1 and one else self.ui(f"unit_{unit}", n=f"{value:,}")
 
     def named(self, value: str) -> Inlines:
         if value in self.cards:

@@ -94,6 +94,20 @@ class Words:
         parts = self.table.data.get("games", {}).get(self.game_id, {}).get("answer_parts", {})
         return parts.get(rule)
 
+    def unit(self, group: str, key: str | None) -> str | None:
+        """The unit a game's strings give the numbers of ``key`` (an input, or a rule's answer)
+        under ``group`` (``units``, ``answer_units``): a placeholder format such as ``yen`` or
+        ``percent``, or a UI counter such as ``points``."""
+        if key is None:
+            return None
+        units = self.table.data.get("games", {}).get(self.game_id, {}).get(group, {})
+        return units.get(key) or units.get(key.rpartition(".")[2])
+
+    def card_answer(self, rule: str) -> str | None:
+        """The input whose cards ``rule``'s answer points at by index (the winning play...)."""
+        answers = self.table.data.get("games", {}).get(self.game_id, {}).get("card_answers", {})
+        return answers.get(rule)
+
     def label(self, group: str, key: str) -> str:
         """A label of ``group`` (rules, given, fields, values), falling back to the key itself,
         made readable; the tests make sure no page needs the fallback."""

@@ -32,6 +32,7 @@ FORMATS: dict[str, Callable[[Any], str]] = {
     "signed_percent": _signed_percent,
     "icons": lambda v: _icons(v),
     "capital": lambda v: str(v)[:1].upper() + str(v)[1:],
+    "times": lambda v: {1: "once", 2: "twice"}.get(int(v), f"{int(v)} times"),  # English
 }
 #: Formats that take a word after a colon: ``{effect.count|plural:card}`` is "1 card" or
 #: "2 cards" (English; Japanese prose writes the counter itself, ``{effect.count}枚``).
