@@ -256,3 +256,12 @@ def test_gotcha_letters_are_tied_to_players() -> None:
     assert "A to D are Players 1 to 4" in example(
         "gotcha", next_example("gotcha", "next_announcer")
     )
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_japanese_books_list_and_label_with_japanese_punctuation(game_id: str) -> None:
+    html = book(game_id, "ja")
+    text = visible_text(html[: html.index('id="credits"')])
+    found = re.findall(r".{0,15}(?:, |(?<![0-9A-Za-z]): ).{0,15}", text)
+    assert found == []
+    assert '<span class="key">プレイヤー1：</span>' in book("gotcha", "ja")

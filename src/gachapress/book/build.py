@@ -195,7 +195,7 @@ class BookBuilder:
             return self.ui("players_exact", n=counts[0])
         if counts == list(range(counts[0], counts[-1] + 1)):
             return self.ui("players_range", low=counts[0], high=counts[-1])
-        return self.ui("players_list", counts=", ".join(map(str, counts)))
+        return self.ui("players_list", counts=self.ui("list_sep").join(map(str, counts)))
 
     def minutes(self) -> str:
         time = self.model.play_time
@@ -433,7 +433,7 @@ class BookBuilder:
         if value == 0:
             return [text("—")]
         if isinstance(value, list):
-            return [text(", ".join(str(v) for v in value) if value else "—")]
+            return [text(self.ui("list_sep").join(str(v) for v in value) if value else "—")]
         if isinstance(value, str):
             return [text(self.words.label("values", value))]
         return [text(value)]
@@ -600,7 +600,7 @@ class BookBuilder:
             return (text(self.ui("nobody"), cls="word"),)
         if isinstance(value, list) and all(isinstance(v, int) for v in value):
             names = (self.ui("player", n=v + 1) for v in value)
-            return (text(", ".join(names), cls="word"),)
+            return (text(self.ui("list_sep").join(names), cls="word"),)
         if isinstance(value, int) and not isinstance(value, bool):
             return (text(self.ui("player", n=value + 1), cls="word"),)
         return self.value(value)  # a choice rather than a player ("choose"...)
@@ -646,7 +646,7 @@ class BookBuilder:
             nodes: list[Inline] = []
             for i, item in enumerate(value):
                 if i:
-                    nodes.append(text(", ", cls="sep"))
+                    nodes.append(text(self.ui("list_sep"), cls="sep"))
                 nodes.extend(self.value(item))
             return tuple(nodes)
         if isinstance(value, dict):
@@ -789,7 +789,7 @@ class BookBuilder:
                 "numbers_intro",
                 games=stats.get("games", 0),
                 seed=stats.get("seed", 0),
-                bots=", ".join(self.bot(b) for b in bots),
+                bots=self.ui("list_sep").join(self.bot(b) for b in bots),
             ),
             modes=tuple(modes),
         )

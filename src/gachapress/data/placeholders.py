@@ -24,9 +24,10 @@ def _signed_percent(value: int) -> str:
 
 FORMATS: dict[str, Callable[[Any], str]] = {
     "yen": lambda v: f"¥{v:,}",
-    "percent": lambda v: f"{v}%",
+    "percent": lambda v: f"{v}%" if v >= 0 else f"−{-v}%",  # a true minus sign
     "count": lambda v: str(len(v)),
     "list": lambda v: ", ".join(map(str, v)),
+    "ja_list": lambda v: "、".join(map(str, v)),  # a list in Japanese prose
     "number": lambda v: f"{v:,}",
     "signed": lambda v: f"{v:+,}",
     "signed_percent": _signed_percent,

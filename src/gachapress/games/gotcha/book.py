@@ -29,8 +29,14 @@ def card_label(page: BookBuilder, card: Card) -> CardLabel:
         caption = yen(card.amount) + (f" {signed_percent(bonus)}" if bonus else "")  # type: ignore[attr-defined]
         return CardLabel(caption, f"{name} {caption}")
     if hasattr(card, "rate"):
-        detail = page.ui("gacha_card_alt", rate=percent(card.rate), points=card.points)  # type: ignore[attr-defined]
-        return CardLabel(name, f"{name} ({card.rarity}, {detail})")  # type: ignore[attr-defined]
+        alt = page.ui(
+            "gacha_card_alt",
+            name=name,
+            rarity=card.rarity,  # type: ignore[attr-defined]
+            rate=percent(card.rate),  # type: ignore[attr-defined]
+            points=card.points,  # type: ignore[attr-defined]
+        )
+        return CardLabel(name, alt)
     return CardLabel(name, name)
 
 
@@ -134,7 +140,7 @@ def tables(page: BookBuilder) -> GameTables:
     rows = []
     for rate in range(step, step * model.die.faces + 1, step):
         faces = hit_faces(model, rate)
-        rows.append([cell(text(f"{rate}%")), cell(text(", ".join(map(str, faces))))])
+        rows.append([cell(text(f"{rate}%")), cell(text(page.ui("list_sep").join(map(str, faces))))])
     tables.play.append(
         table(
             page.ui("die_table"),
