@@ -265,3 +265,17 @@ def test_japanese_books_list_and_label_with_japanese_punctuation(game_id: str) -
     found = re.findall(r".{0,15}(?:, |(?<![0-9A-Za-z]): ).{0,15}", text)
     assert found == []
     assert '<span class="key">プレイヤー1：</span>' in book("gotcha", "ja")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_credits_do_not_say_the_book_uses_the_readers_fonts(lang: str) -> None:
+    """The PDF and the Japanese page embed their fonts: "your device's own fonts" is untrue."""
+    credits = visible_text(section(book("gotcha", lang), "credits"))
+    assert "device" not in credits and "端末" not in credits
+    assert "IPAex" in credits
+
+
+def test_gasha_deck_places_are_counted_from_1() -> None:
+    rebuild = example("gasha", next_example("gasha", "rebuild_gasha_decks"))
+    assert "counted from 0" not in rebuild
+    assert "Cut the deck at place: 3 Into the empty place: 1" in rebuild

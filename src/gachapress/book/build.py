@@ -647,7 +647,7 @@ class BookBuilder:
             for i, item in enumerate(value):
                 if i:
                     nodes.append(text(self.ui("list_sep"), cls="sep"))
-                nodes.extend(self.value(item))
+                nodes.extend(self.value(item, unit=unit))
             return tuple(nodes)
         if isinstance(value, dict):
             pairs = tuple(
@@ -659,9 +659,11 @@ class BookBuilder:
 
     def with_unit(self, value: float, unit: str | None) -> str | float:
         """A number with its unit: a placeholder format (``yen``: "¥3,100") or a UI counter
-        (``points``: "15 points", "1 point")."""
+        (``points``: "15 points", "1 point"), or ``place``: a place in a row counted from 1."""
         if unit is None:
             return value
+        if unit == "place":
+            return int(value) + 1
         if unit in FORMATS:
             return FORMATS[unit](value)
         one = self.words.table.lookup(("ui", f"unit_{unit}_one"), self.words.lang)
