@@ -279,3 +279,31 @@ def test_gasha_deck_places_are_counted_from_1() -> None:
     rebuild = example("gasha", next_example("gasha", "rebuild_gasha_decks"))
     assert "counted from 0" not in rebuild
     assert "Cut the deck at place: 3 Into the empty place: 1" in rebuild
+
+
+@pytest.mark.parametrize(
+    ("lang", "deal", "priority", "not_last"),
+    [
+        (
+            "en",
+            "Deal every player",
+            "In the first turn Player 1 has priority",
+            "turns before the last",
+        ),
+        (
+            "ja",
+            "各プレイヤーにカードを配ります",
+            "最初のターンはプレイヤー1が優先権",
+            "最後より前のターン",
+        ),
+    ],
+)
+def test_gotchacards_turns_read_in_table_order(
+    lang: str, deal: str, priority: str, not_last: str
+) -> None:
+    html = book("gotchacards", lang)
+    start = html.index('id="play-party-turn"')
+    joiner = "" if lang == "ja" else " "  # Japanese runs on across the bold player name
+    party = joiner.join(visible_text(html[start : html.index("</section>", start)]).split())
+    assert 0 <= party.index(deal) < party.index(priority)
+    assert not_last in joiner.join(rules_text("gotchacards", lang).split())
