@@ -307,3 +307,19 @@ def test_gotchacards_turns_read_in_table_order(
     party = joiner.join(visible_text(html[start : html.index("</section>", start)]).split())
     assert 0 <= party.index(deal) < party.index(priority)
     assert not_last in joiner.join(rules_text("gotchacards", lang).split())
+
+
+def test_answers_that_are_players_lanes_or_counts_say_so() -> None:
+    forfeit = example("gotchacards", next_example("gotchacards", "turn_start_check"))
+    assert "Player 2 wins the round at once" in forfeit and answer_of(forfeit).startswith(
+        "Player 2 "
+    )
+    out = [e.id for e in load_rules("gotchacards").model.examples if e.expect == "points"]
+    assert answer_of(example("gotchacards", out[0])).startswith("the points decide ")
+    lane = example("gotchacards", next_example("gotchacards", "swap_target_lane"))
+    assert answer_of(lane).startswith("lane 3 ")
+    assert answer_of(example("rps-fire", next_example("rps-fire", "alarm_effects"))).startswith(
+        "once "
+    )
+    tokens = example("gasha", next_example("gasha", "bonus_tokens_in_play"))
+    assert re.match(r"\d+ tokens ", answer_of(tokens))
