@@ -140,3 +140,13 @@ def test_japanese_book_text_is_japanese() -> None:
     assert squash(book.title) in text
     assert squash(book.ui["engine_agrees"]) in text
     assert re.search(r"[\u3040-\u30ff]{10}", text)
+
+
+@pytest.mark.parametrize(("game_id", "lang"), BOOKS)
+def test_the_credits_are_not_split_over_two_pages(game_id: str, lang: str) -> None:
+    """A last page with two stray lines of credits is a nearly empty page: they go together."""
+    book, pdf, _ = built(game_id, lang)
+    credits = next(s for s in book.sections if s.id == "credits")
+    pages = [squash(text) for text in page_texts(pdf)]
+    first = next(i for i, text in enumerate(pages) if squash(credits.based_on) in text)
+    assert squash(credits.generated)[:40] in pages[first]

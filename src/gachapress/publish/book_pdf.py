@@ -549,7 +549,8 @@ class BookPdf:
             )
         else:
             lines = [s.based_on, s.project, s.openmoji, s.fonts, s.generated]
-            out += [self.text(line, "small") for line in lines]
+            # One block: a few stray lines of credits would make a nearly empty last page.
+            out.append(KeepTogether([self.text(line, "small") for line in lines]))
         return out
 
     def labelled(self, label: str, blocks: m.Blocks) -> list[Flowable]:
