@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from gachapress.export.run import TARGETS
+from gachapress.export import TARGETS
 from gachapress.games import GAME_IDS
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,7 +1,9 @@
-"""Shared fixtures: the project's rules folder, scratch copies of it, and running the CLI."""
+"""Shared fixtures: the project's rules folder, scratch copies of it, running the CLI, and the
+whole site built once per test run."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -41,3 +43,31 @@ def project_copy(tmp_path: Path) -> Path:
     """A scratch project whose rules/ is a copy of the real one."""
     shutil.copytree(RULES, tmp_path / "rules")
     return tmp_path
+
+
+#: Games simulated for the book statistics of the shared site (GACHAPRESS_BOOK_GAMES).
+SITE_BOOK_GAMES = 24
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """out/ of a scratch project as a plain `gachapress build` publishes every game (with short
+    book simulations): built once per test run, however many xdist workers, for every test that
+    only reads it. Tests must not write into it (copy what they change)."""
+    base = tmp_path_factory.getbasetemp()
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        base = base.parent  # the run's folder, shared by its workers (each has one below it)
+    root = base / "site"
+    with (base / "site.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker builds; the others wait and reuse
+        if not (root / "built").exists():
+            shutil.rmtree(root, ignore_errors=True)
+            for folder in ("rules", "templates"):
+                shutil.copytree(ROOT / folder, root / folder)
+            result = run_cli(
+                "build", "--root", str(root), "--jobs", "2", cwd=root,
+                env={"GACHAPRESS_BOOK_GAMES": str(SITE_BOOK_GAMES)},
+            )  # fmt: skip
+            assert result.code == 0, result.err
+            (root / "built").touch()
+    return root / "out"

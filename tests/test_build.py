@@ -16,6 +16,8 @@ from tests.conftest import ROOT, run_cli
 from tests.yaml_edit import rename
 
 GAME = "gachapon-trick"
+#: Book games per build: no test here reads the statistics (the default plays 200 of each).
+ENV = {"GACHAPRESS_BOOK_GAMES": "2"}
 
 
 @pytest.fixture
@@ -38,7 +40,7 @@ def snapshot(folder: Path) -> dict[str, tuple[str, int]]:
 
 
 def build(project: Path, *args: str) -> str:
-    result = run_cli("build", GAME, *args, cwd=project)
+    result = run_cli("build", GAME, *args, cwd=project, env=ENV)
     assert result.code == 0, result.err
     return result.out
 
@@ -82,7 +84,7 @@ def test_a_failed_build_leaves_out_untouched(project: Path) -> None:
     game.write_text(
         game.read_text(encoding="utf-8").replace("rounds: 3", "rounds: three"), encoding="utf-8"
     )
-    result = run_cli("build", GAME, cwd=project)
+    result = run_cli("build", GAME, cwd=project, env=ENV)
     assert result.code == 1
     assert "rules/gachapon-trick/game.yaml:" in result.err and "rounds" in result.err
     assert "out/ is unchanged" in result.out

@@ -72,18 +72,29 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
         here.listener.close()
 
 
-@pytest.fixture
-def page(running: Running) -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One chromium for the module (starting one costs seconds); each test has its own context."""
     module = _require_browser()
-    running.preview.tables.games.clear()
     with module.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
         try:
-            tab = chromium.new_page(viewport={"width": 390, "height": 844})
-            tab.set_default_timeout(WAIT_MS)
-            yield tab
+            yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture
+def page(running: Running, browser: Any) -> Iterator[Any]:
+    """A tab in a fresh browser context: no cookie, storage or cache left by an earlier test."""
+    running.preview.tables.games.clear()
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        tab = context.new_page()
+        tab.set_default_timeout(WAIT_MS)
+        yield tab
+    finally:
+        context.close()
 
 
 def begin(page: Any, running: Running, game: str, mode: str, seats: list[str]) -> None:

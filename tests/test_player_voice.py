@@ -2,21 +2,20 @@
 names, no "seed", no raw action ids, no "time(s)", no seat numbers, no "Player1" or "Lane1".
 
 The books are the real ``gachapress build`` output of a scratch copy of the project (with short
-book simulations, so the statistics section is there too).
+book simulations, so the statistics section is there too), shared with the other tests that
+only read it.
 """
 
 from __future__ import annotations
 
 import html
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
-from tests.conftest import ROOT, RULES, run_cli
 
 #: Wording a player should never read, whatever the game (case-insensitive).
 ENGINE_WORDS = {
@@ -31,16 +30,9 @@ RAW_ACTION = re.compile(r"\b(?:play|buy|give|place|reveal|trade|pay) [a-z0-9]+(?
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("voice")
-    shutil.copytree(RULES, root / "rules")
-    shutil.copytree(ROOT / "templates", root / "templates")
-    result = run_cli(
-        "build", "--root", str(root), "--jobs", "2", "--paper", "a4",
-        cwd=root, env={"GACHAPRESS_BOOK_GAMES": "4"},
-    )  # fmt: skip
-    assert result.code == 0, result.err
-    return root / "out"
+def built(built_site: Path) -> Path:
+    """The site of the run (conftest's), read only."""
+    return built_site
 
 
 def visible_text(page: str) -> str:

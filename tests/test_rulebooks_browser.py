@@ -11,7 +11,6 @@ these tests fail, saying what to install: README's test command and CI's are one
 from __future__ import annotations
 
 import importlib
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,6 @@ import pytest
 
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
-from tests.conftest import ROOT, RULES, run_cli
 
 CHROMIUM = Path("/usr/bin/chromium")
 BROWSER_ARGS = [
@@ -33,8 +31,6 @@ BROWSER_ARGS = [
     "--no-first-run",
 ]
 WIDTHS = (390, 1280)
-#: Games simulated for the statistics of the site under test (GACHAPRESS_BOOK_GAMES).
-BOOK_GAMES = 24
 
 
 def _playwright() -> Any:
@@ -63,17 +59,10 @@ def _require_browser() -> Any:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site as `gachapress build` publishes it (with short book simulations)."""
-    _require_browser()
-    root = tmp_path_factory.mktemp("site")
-    shutil.copytree(RULES, root / "rules")
-    shutil.copytree(ROOT / "templates", root / "templates")
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("GACHAPRESS_BOOK_GAMES", str(BOOK_GAMES))
-        result = run_cli("build", "--root", str(root), "--jobs", "2", cwd=root)
-    assert result.code == 0, result.err
-    return root / "out"
+def site(request: pytest.FixtureRequest) -> Path:
+    """The site as `gachapress build` publishes it (conftest's, shared by the run)."""
+    _require_browser()  # say what to install before building anything
+    return request.getfixturevalue("built_site")
 
 
 def site_pages(site: Path) -> list[Path]:

@@ -5,16 +5,17 @@ from __future__ import annotations
 import time
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gachapress.build.outdir import OutputError
 from gachapress.cli.common import RootOption, game_progress, print_problems, select_games
 from gachapress.errors import RulesError
-from gachapress.export.common import ExportOptions
-from gachapress.export.publish import TargetOutcome
-from gachapress.export.run import TARGETS, export
+from gachapress.export import TARGETS
+
+if TYPE_CHECKING:
+    from gachapress.export.publish import TargetOutcome
 
 Target = StrEnum("Target", {name: name for name in TARGETS})
 
@@ -69,6 +70,9 @@ def export_command(
     Staged and swapped in like build: a failure leaves the previous folder whole; unchanged
     faces are not rendered again.
     """
+    from gachapress.export.common import ExportOptions  # the rendering code: only when used
+    from gachapress.export.run import export
+
     selected = select_games(games)
     options = ExportOptions(
         root=root, out=out or root / "out", text_as_paths=text_as_paths, base_url=base_url

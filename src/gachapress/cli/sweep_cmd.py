@@ -18,7 +18,6 @@ from gachapress.build import outdir
 from gachapress.cli.common import RootOption, print_problems, progress_bar, rules_dir
 from gachapress.errors import GachapressError, RulesError
 from gachapress.sweep.file import Cell, Sweep, load_sweep
-from gachapress.sweep.report import sweep_report, write_page
 from gachapress.sweep.run import Runner, Store, dask_runner, in_process, run_sweep
 
 
@@ -86,6 +85,8 @@ def sweep(
         )
         raise typer.Exit(130) from None
     elapsed = time.perf_counter() - started
+    from gachapress.sweep.report import sweep_report, write_page  # charts and jinja2: only here
+
     report = sweep_report(plan, summaries)
     page = folder / f"{plan.name}.html"
     title = f"{plan.game_name}: sweep {plan.name}"

@@ -4,13 +4,14 @@ folder staged and swapped in on its own."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from importlib import import_module
 from pathlib import Path
 
 from gachapress.build import outdir
 from gachapress.build.outdir import OutputError
 from gachapress.data.yamlsource import load_yaml
 from gachapress.errors import Problem, RulesError
-from gachapress.export import dtc, png, tgc, tts
+from gachapress.export import TARGETS
 from gachapress.export.common import ExportOptions, Plan, Source
 from gachapress.export.publish import TargetOutcome, publish
 from gachapress.render.faces import DeckFaces
@@ -18,11 +19,8 @@ from gachapress.render.layout import refit_problem
 from gachapress.render.presets import PrintPresets
 
 #: Each target and how it plans a game's files.
-TARGETS: dict[str, Callable[[Source], Plan]] = {
-    "png": png.plan,
-    "tgc": tgc.plan,
-    "dtc": dtc.plan,
-    "tts": tts.plan,
+PLANS: dict[str, Callable[[Source], Plan]] = {
+    name: import_module(f"{__package__}.{name}").plan for name in TARGETS
 }
 
 
@@ -46,7 +44,7 @@ def export(
             sources = [load_source(game_id, options) for game_id in game_ids]  # all checked
             for source in sources:
                 outcome = TargetOutcome(source.game.id, target, source.folder(target))
-                publish(outcome.folder, TARGETS[target](source), outcome)
+                publish(outcome.folder, PLANS[target](source), outcome)
                 outcomes.append(outcome)
                 if progress:
                     progress(outcome)

@@ -12,8 +12,6 @@ import io
 import re
 from functools import cache
 
-from fontTools import subset
-from fontTools.ttLib import TTFont
 from markupsafe import Markup
 
 from gachapress.render.fonts import cached_subset, japanese_font_path
@@ -45,6 +43,11 @@ def woff2_subset(characters: frozenset[str]) -> bytes:
 
 
 def _make_subset(text: str) -> bytes:
+    # Imported here: fontTools' subsetter takes most of a second to load, and the subsets are
+    # almost always in the machine's cache already.
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
     # lazy: only the kept glyphs are decompiled (eager loading read all 15,000 of them: ~2 s)
     font = TTFont(japanese_font_path(), recalcTimestamp=False, lazy=True)
     options = subset.Options()
