@@ -23,7 +23,8 @@ import random
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import chain, repeat
+from operator import add, attrgetter, sub
 from typing import Any, ClassVar
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
@@ -33,6 +34,7 @@ from gachapress.games.spec import EngineOption
 
 TURN, DRAW, PAY, TAKE = "turn", "draw", "pay", "take"
 PASS = Action("pass")
+CARD_ID = attrgetter("id")
 
 
 class _Tables:
@@ -197,7 +199,7 @@ class GashaState(PhasedState):
             row_actions = self.row_actions
             found = rules.affordable(self.row_reqs, self.hands[seat], tokens, t.per_token)
             if self.row_unique:
-                actions.extend([row_actions[index] for index in found])
+                actions.extend(map(row_actions.__getitem__, found))
             else:
                 for index in found:
                     action = row_actions[index]
@@ -228,8 +230,9 @@ class GashaState(PhasedState):
     def _row_changed(self) -> None:
         """What the row's rewards ask for and the actions taking them, by position."""
         t = self.tables
-        self.row_reqs = [t.req[card.id] for card in self.row]
-        self.row_actions = [t.trade[card.id] for card in self.row]
+        ids = list(map(CARD_ID, self.row))
+        self.row_reqs = list(map(t.req.__getitem__, ids))
+        self.row_actions = list(map(t.trade.__getitem__, ids))
         self.row_unique = len(set(self.row_actions)) == len(self.row_actions)
 
     def _wild_tokens(self, seat: int) -> int:
@@ -255,7 +258,7 @@ class GashaState(PhasedState):
         """A place is empty: cut the biggest deck, or deal the discard pile (seed, "Draw two
         Gasha cards"; clarification deck-rebuild-timing)."""
         decks, discard = self.decks, self.discard
-        plan = rules.rebuild_gasha_decks(self.model, [len(d) for d in decks], sum(discard))
+        plan = rules.rebuild_gasha_decks(self.model, list(map(len, decks)), sum(discard))
         steps, formed = plan["steps"], plan["formed"]
         for step in steps:
             if "cut" in step:
@@ -288,10 +291,7 @@ class GashaState(PhasedState):
         self.placed = list(start)
         self.placed_cards = cards = sum(start)
         if cards:
-            hand = self.hands[self.turn]
-            for k, n in enumerate(start):
-                if n:
-                    hand[k] -= n
+            self.hands[self.turn] = list(map(sub, self.hands[self.turn], start))
         self._next_steps()
 
     def _next_steps(self) -> None:
@@ -344,12 +344,9 @@ class GashaState(PhasedState):
         ticket, take and reveal a Bonus token, take the same-colour Gasha card, apply the token."""
         t, seat, reward = self.tables, self.turn, self.paying
         assert reward is not None
-        ids, placed, discard = t.gasha_ids, self.placed, self.discard
-        paid = []
-        for k, n in enumerate(placed):
-            if n:
-                discard[k] += n
-                paid += [ids[k]] * n
+        placed = self.placed
+        paid = list(chain.from_iterable(map(repeat, t.gasha_ids, placed)))  # in kind order
+        self.discard = list(map(add, self.discard, placed))
         spent = [token.id for token in self.spent] if self.spent else []
         self.placed = [0] * len(placed)
         self.placed_cards = 0
@@ -375,7 +372,7 @@ class GashaState(PhasedState):
         )
         if revealed is not None and not self.pile:  # the pile is empty now (end trigger)
             self._check_end()
-        if not all(self.decks):
+        if not self.decks_formed:
             self._rebuild()  # the discard pile grew (clarification deck-rebuild-timing)
         self._row_changed()
         # Tickets (seed, "How do I get Bonus tokens?").
