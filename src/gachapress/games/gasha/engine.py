@@ -23,6 +23,8 @@ import random
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
+from itertools import chain, repeat
+from operator import add, attrgetter, sub
 from typing import Any, ClassVar
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
@@ -32,6 +34,7 @@ from gachapress.games.spec import EngineOption
 
 TURN, DRAW, PAY, TAKE = "turn", "draw", "pay", "take"
 PASS = Action("pass")
+CARD_ID = attrgetter("id")
 
 
 class _Tables:
@@ -48,6 +51,7 @@ class _Tables:
         self.req = {card.id: rules.requirement(model, card) for card in self.rewards}
         self.per_token = rules.wild_gashas_per_token(model)
         self.wild_tokens = [t for t in self.tokens if t.effect.kind == "wild-gashas"]
+        self.wild_ids = frozenset(t.id for t in self.wild_tokens)
         self.decks = max(row.gasha_decks for row in model.setup.values())
         self.draw = [Action("draw", f"deck-{i + 1}") for i in range(self.decks)]
         self.take = [Action("take", f"deck-{i + 1}") for i in range(self.decks)]
@@ -153,9 +157,9 @@ class GashaState(PhasedState):
     def _shuffled(self, items: list[Any]) -> list[Any]:
         """``items`` in a uniformly random order from ``self.rng``: sorted by one random key
         each (faster than ``random.shuffle``, which calls back into Python for every card)."""
-        draw = self.rng.random
-        keys = [draw() for _ in items]
-        return [items[i] for i in sorted(range(len(items)), key=keys.__getitem__)]
+        rng = self.rng
+        keys = list(map(type(rng).random, repeat(rng, len(items))))  # draws rng.random() each
+        return list(map(items.__getitem__, sorted(range(len(items)), key=keys.__getitem__)))
 
     # -- the API -------------------------------------------------------------------------------
     def scores(self) -> list[int]:
@@ -186,17 +190,16 @@ class GashaState(PhasedState):
         t = self.tables
         phase = self.phase
         if phase == TURN:
-            decks = self.decks
-            if all(decks):
+            if self.decks_formed:  # every deck has a card between actions
                 actions = list(t.all_draws)
             else:
-                actions = [t.draw[i] for i, deck in enumerate(decks) if deck]
+                actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
             seat = self.turn
             tokens = self._wild_tokens(seat) if self.face_up[seat] else 0
             row_actions = self.row_actions
             found = rules.affordable(self.row_reqs, self.hands[seat], tokens, t.per_token)
             if self.row_unique:
-                actions.extend([row_actions[index] for index in found])
+                actions.extend(map(row_actions.__getitem__, found))
             else:
                 for index in found:
                     action = row_actions[index]
@@ -204,7 +207,7 @@ class GashaState(PhasedState):
                         actions.append(action)
             return actions or [PASS]
         if phase == DRAW:
-            if all(self.decks):
+            if self.decks_formed:
                 return list(t.all_draws)
             return [t.draw[i] for i, deck in enumerate(self.decks) if deck]
         if phase == TAKE:
@@ -218,7 +221,7 @@ class GashaState(PhasedState):
         elif verb == "pay":
             self._pay(action)
         elif verb == "trade":
-            self._start_trade(self.row[self.row_actions.index(action)])
+            self._start_trade(self.row_actions.index(action))
         elif verb == "take":
             self._take(self.tables.deck_of[action])
         else:  # pass (clarification short-draw)
@@ -227,13 +230,14 @@ class GashaState(PhasedState):
     def _row_changed(self) -> None:
         """What the row's rewards ask for and the actions taking them, by position."""
         t = self.tables
-        self.row_reqs = [t.req[card.id] for card in self.row]
-        self.row_actions = [t.trade[card.id] for card in self.row]
+        ids = list(map(CARD_ID, self.row))
+        self.row_reqs = list(map(t.req.__getitem__, ids))
+        self.row_actions = list(map(t.trade.__getitem__, ids))
         self.row_unique = len(set(self.row_actions)) == len(self.row_actions)
 
     def _wild_tokens(self, seat: int) -> int:
-        wild = self.tables.wild_tokens
-        return sum(1 for token in self.face_up[seat] if token in wild)
+        wild = self.tables.wild_ids
+        return sum(1 for token in self.face_up[seat] if token.id in wild)
 
     # -- drawing (seed: "Draw two Gasha cards") ------------------------------------------------
     def _draw(self, index: int) -> None:
@@ -254,7 +258,7 @@ class GashaState(PhasedState):
         """A place is empty: cut the biggest deck, or deal the discard pile (seed, "Draw two
         Gasha cards"; clarification deck-rebuild-timing)."""
         decks, discard = self.decks, self.discard
-        plan = rules.rebuild_gasha_decks(self.model, [len(d) for d in decks], sum(discard))
+        plan = rules.rebuild_gasha_decks(self.model, list(map(len, decks)), sum(discard))
         steps, formed = plan["steps"], plan["formed"]
         for step in steps:
             if "cut" in step:
@@ -275,19 +279,19 @@ class GashaState(PhasedState):
             self._check_end()
 
     # -- trading (seed: "Trade Gasha cards for a Set Reward card") -----------------------------
-    def _start_trade(self, reward: SetRewardCard) -> None:
-        self.paying = reward
-        reward_id = reward.id
+    def _start_trade(self, index: int) -> None:
+        """Start paying for the reward at ``index`` in the row."""
+        self.paying = self.row[index]
         self.phase = PAY
         self.last_kind = -1
         self.spent = []
-        t, hand = self.tables, self.hands[self.turn]
-        self.wild_left = [tok for tok in self.face_up[self.turn] if tok in t.wild_tokens]
-        start = rules.payment_start(t.req[reward_id], len(self.wild_left))
+        wild = self.tables.wild_ids
+        self.wild_left = [tok for tok in self.face_up[self.turn] if tok.id in wild]
+        start = rules.payment_start(self.row_reqs[index], len(self.wild_left))
         self.placed = list(start)
-        self.placed_cards = sum(start)
-        for k, n in enumerate(start):
-            hand[k] -= n
+        self.placed_cards = cards = sum(start)
+        if cards:
+            self.hands[self.turn] = list(map(sub, self.hands[self.turn], start))
         self._next_steps()
 
     def _next_steps(self) -> None:
@@ -340,17 +344,18 @@ class GashaState(PhasedState):
         ticket, take and reveal a Bonus token, take the same-colour Gasha card, apply the token."""
         t, seat, reward = self.tables, self.turn, self.paying
         assert reward is not None
-        paid = [t.gasha_ids[k] for k, n in enumerate(self.placed) for _ in range(n)]
-        spent = [token.id for token in self.spent]
-        self.discard = [a + b for a, b in zip(self.discard, self.placed, strict=True)]
-        self.placed = [0] * len(self.placed)
+        placed = self.placed
+        paid = list(chain.from_iterable(map(repeat, t.gasha_ids, placed)))  # in kind order
+        self.discard = list(map(add, self.discard, placed))
+        spent = [token.id for token in self.spent] if self.spent else []
+        self.placed = [0] * len(placed)
         self.placed_cards = 0
         self.spent = []
         self.wild_left = []
         self.paying = None
         self.steps = []
         # Take the reward and refill the row (clarification reward-row-refill).
-        index = self.row.index(reward)
+        index = self.row_actions.index(t.trade[reward.id])
         self.rewards[seat].append(reward)
         revealed = None
         if self.pile:
@@ -367,7 +372,7 @@ class GashaState(PhasedState):
         )
         if revealed is not None and not self.pile:  # the pile is empty now (end trigger)
             self._check_end()
-        if not all(self.decks):
+        if not self.decks_formed:
             self._rebuild()  # the discard pile grew (clarification deck-rebuild-timing)
         self._row_changed()
         # Tickets (seed, "How do I get Bonus tokens?").

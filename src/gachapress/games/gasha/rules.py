@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from operator import ge, le
 from typing import Any, NamedTuple, get_args
 
 from gachapress.games.gasha.model import (
@@ -255,28 +256,26 @@ def affordable(
     reqs: Sequence[Requirement], hand: Sequence[int], tokens: int, per_token: int
 ) -> list[int]:
     """The indices of the requirements in ``reqs`` that ``hand`` and ``tokens`` unspent
-    2 Wild Gashas! tokens can pay for: ``reward_satisfied`` for a whole row at once, with
-    ``trade_short`` written out for speed (the tokens give ``tokens * per_token`` wilds)."""
-    cards = sum(hand)
+    2 Wild Gashas! tokens can pay for: ``reward_satisfied`` for a whole row at once.
+
+    Counted quickly: ``trade_short`` (named Gashas missing, plus wild slots the spare cards
+    leave open) is the larger of the named Gashas missing and the cards missing in all, and
+    the tokens give ``tokens * per_token`` wilds to cover it; without tokens, every named
+    Gasha must be in the hand."""
     wilds = tokens * per_token
+    most = sum(hand) + wilds  # the largest reward the hand can pay for
+    best = max(hand) + wilds  # the most identical Gashas it can give
     found = []
-    for index, (_, named, wild, identical, _) in enumerate(reqs):
-        if identical:
-            best = max(hand)
-            short = identical - best if best < identical else 0
-        else:
-            short = used = 0
-            for k, need in named:
-                have = hand[k]
-                if have >= need:
-                    used += need
-                else:
-                    used += have
-                    short += need - have
-            spare = cards - used
-            if spare < wild:
-                short += wild - spare
-        if short <= wilds:
+    for index, req in enumerate(reqs):
+        if req.identical:
+            if req.identical <= best:
+                found.append(index)
+        elif req.size > most:
+            continue
+        elif not wilds:
+            if all(map(le, req.needs, hand)):
+                found.append(index)
+        elif sum(need - hand[k] for k, need in req.named if hand[k] < need) <= wilds:
             found.append(index)
     return found
 
@@ -317,10 +316,26 @@ def payment_steps(
     first = last if last > 0 else 0
     if spent:
         pass
+    elif not tokens and not req.identical and all(map(ge, placed, req.needs)):
+        # The usual case, counted quickly: every named Gasha is on the reward and no token can
+        # help, so a card of any kind may fill the next wild slot if the cards of its kind and
+        # later ones can fill the slots left (``room`` of them).
+        room = req.size - sum(placed)
+        left = sum(hand[first:])
+        for k in range(first, len(hand)):
+            if left < room:
+                break
+            have = hand[k]
+            if have:
+                kinds.append(k)
+                left -= have
+        return kinds, False
     elif req.identical:
         total = sum(placed)
         if total:
-            kind = next(i for i, n in enumerate(placed) if n)
+            kind = 0
+            while not placed[kind]:
+                kind += 1
             room = req.identical - total - 1
             if (
                 kind >= first
@@ -330,12 +345,9 @@ def payment_steps(
                 and tokens_for(room - min(hand[kind] - 1, room), per_token) <= tokens
             ):
                 kinds.append(kind)
-        else:
-            for k in range(first, len(hand)):
-                have = hand[k]
-                short = req.identical - min(have, req.identical)
-                if have and tokens_for(short, per_token) <= tokens:
-                    kinds.append(k)
+        else:  # a first card of a kind that, with the tokens' wilds, can fill the reward
+            least = max(1, req.identical - tokens * max(per_token, 0))
+            kinds = [k for k in range(first, len(hand)) if hand[k] >= least]
     else:
         needs = req.needs
         rest: list[int] = []  # named Gashas still open, per kind

@@ -16,6 +16,8 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Collection, Generator, Iterable
+from itertools import repeat
+from operator import mul
 from typing import Any, ClassVar
 
 from gachapress.engine.core import (
@@ -166,7 +168,7 @@ class GotchaState(PhasedState):
     def points(self) -> list[int]:
         """Victory-pile points of each seat (seed, "Earning Points": each card is worth 1)."""
         per = self.per_card
-        return [len(pile) * per for pile in self.piles]
+        return list(map(mul, map(len, self.piles), repeat(per)))
 
     # -- drawing (clarification deck-runs-out) -------------------------------------------------
     def _draw(self, count: int) -> list[str]:
@@ -673,14 +675,14 @@ class CompetitiveState(GotchaState):
         phase = self.phase
         if phase == PLACE:
             place = self.tables.place
-            actions = [place[c] for c in dict.fromkeys(self.hands[self.turn])]
+            actions = list(map(place.__getitem__, dict.fromkeys(self.hands[self.turn])))
             if self.placed >= self.least:
                 actions.append(DONE)
             return actions
         if phase == KEEP:
-            return [self.tables.keep[c] for c in dict.fromkeys(self.offer)]
+            return list(map(self.tables.keep.__getitem__, dict.fromkeys(self.offer)))
         if phase == PICK:
-            return [self.tables.pick[c] for c in dict.fromkeys(self.offer)]
+            return list(map(self.tables.pick.__getitem__, dict.fromkeys(self.offer)))
         if phase == EFFECT:
             return self._choice_actions()
         if phase == STEAL:
@@ -965,7 +967,7 @@ class PartyState(GotchaState):
         phase = self.phase
         if phase == PLAY:
             play = self.tables.play
-            return [play[c] for c in dict.fromkeys(self.hands[self.turn])]
+            return list(map(play.__getitem__, dict.fromkeys(self.hands[self.turn])))
         if phase == EFFECT:
             return self._choice_actions()
         return [self.tables.steal_seat[s] for s in self.steal_options]

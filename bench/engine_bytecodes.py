@@ -1,0 +1,77 @@
+"""Engine cost that a busy machine cannot blur: Python bytecodes and calls per action.
+
+Run: python bench/engine_bytecodes.py [--games N] [--top K] [GAME ...]
+CPU-time rates (engine_bench.py) swing by half on a shared machine; the bytecodes a game runs
+per action do not change from one run to the next, so they tell whether a change made the
+engine do less. Each configuration plays seeds 0..N-1 twice with random bots through the same
+public-API loop as engine_bench.py, and counts the second time (so per-game memos are as warm
+as in the bench's later runs). ``--top K`` lists the K functions that run the most bytecodes.
+Counting runs the games about fifty times slower than normal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections import Counter
+from types import CodeType, FrameType
+from typing import Any
+
+from engine_bench import random_loop
+from gachapress.engine import Game, load_game
+from gachapress.games import GAME_IDS, game_spec
+
+
+def play(game: Game, players: int, mode: str, games: int) -> int:
+    """Play seeds 0..games-1 with random bots; the actions taken."""
+    return sum(
+        random_loop(game.new_game(players, seed, mode), random.Random(2 * seed + 1).random)
+        for seed in range(games)
+    )
+
+
+def count(game_id: str, players: int, mode: str, games: int) -> tuple[int, Counter[CodeType]]:
+    """(actions, bytecodes run by each function) of the configuration's games."""
+    game = load_game(game_id)
+    play(game, players, mode, games)
+    ops: Counter[CodeType] = Counter()
+
+    def each_opcode(frame: FrameType, event: str, arg: Any) -> Any:
+        if event == "opcode":
+            ops[frame.f_code] += 1
+        return each_opcode
+
+    def each_call(frame: FrameType, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes = True
+        return each_opcode
+
+    sys.settrace(each_call)
+    try:
+        actions = play(game, players, mode, games)
+    finally:
+        sys.settrace(None)
+    return actions, ops
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("games", nargs="*", default=list(GAME_IDS))
+    parser.add_argument("--games", type=int, default=30, dest="count")
+    parser.add_argument("--top", type=int, default=0)
+    options = parser.parse_args()
+    print(f"{'game':16}{'mode':12}{'players':>8}{'bytecodes/action':>18}")
+    for game_id in options.games:
+        if game_spec(game_id).engine is None:
+            continue
+        for mode, mode_data in load_game(game_id).model.modes.items():
+            for players in mode_data.players:
+                actions, ops = count(game_id, players, mode, options.count)
+                print(f"{game_id:16}{mode:12}{players:8d}{sum(ops.values()) / actions:18.0f}")
+                for code, n in ops.most_common(options.top):
+                    where = f"{code.co_filename.rsplit('/', 1)[-1]}:{code.co_firstlineno}"
+                    print(f"{'':36}{n / actions:8.1f}  {code.co_name} ({where})")
+
+
+if __name__ == "__main__":
+    main()
