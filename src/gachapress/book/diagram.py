@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 CARD_W = 12.0
 CARD_H = CARD_W * 88 / 63
 #: Text sizes: a thing's name, a count under it, an area's name.
-LABEL = 2.8
-COUNT = 2.6
-TITLE = 3.2
+LABEL = 3.1
+COUNT = 2.9
+TITLE = 3.5
 GAP = 3.0
 PAD = 2.5
 #: How far each card back of a hand is set from the one before, and how many show.
@@ -58,8 +58,14 @@ class Block:
 
     def at(self, x: float, y: float) -> list[m.Shape]:
         return [
-            m.Shape(s.kind, s.x + x, s.y + y, s.w, s.h, s.text, s.card, s.bold) for s in self.shapes
+            m.Shape(s.kind, s.x + x, s.y + y, s.w, s.h, s.text, s.card, s.bold, s.round)
+            for s in self.shapes
         ]
+
+
+def _sized(area: m.Shape, w: float, h: float) -> m.Shape:
+    """An area's box made ``w`` x ``h`` (areas side by side are drawn alike)."""
+    return m.Shape(area.kind, area.x, area.y, w, h, area.text)
 
 
 class DiagramBuilder:
@@ -144,20 +150,21 @@ class DiagramBuilder:
                 inside.append(self.block(item, per_player[p], None, spot))
             areas.append(self.area(book.ui("player", n=p + 1), inside))
         middle = self.area(book.ui("diagram_middle"), [], rows=rows)
-        width = max(MIN_WIDTH, middle.w, *(a.w for a in areas))
-        shapes = middle.at(0, 0)
-        shapes[0] = m.Shape("area", 0, 0, width, middle.h, shapes[0].text)
+        # the players' areas alike, side by side (two at least), as many as the width holds
+        area_w = max(a.w for a in areas)
+        width = max(MIN_WIDTH, middle.w, min(2, players) * (area_w + GAP) - GAP)
+        columns = max(1, min(players, int((width + GAP) // (area_w + GAP))))
+        area_w = (width - (columns - 1) * GAP) / columns
+        shapes = [_sized(middle.at(0, 0)[0], width, middle.h), *middle.at(0, 0)[1:]]
         y = middle.h + GAP
-        x = 0.0
-        line_h = 0.0
-        for area in areas:
-            if x and x + area.w > width:
-                x, y = 0.0, y + line_h + GAP
-                line_h = 0.0
-            shapes += area.at(x, y)
-            x += area.w + GAP
-            line_h = max(line_h, area.h)
-        height = y + line_h
+        for first in range(0, players, columns):
+            line = areas[first : first + columns]
+            line_h = max(a.h for a in line)
+            for n, area in enumerate(line):
+                placed = area.at(n * (area_w + GAP), y)
+                shapes += [_sized(placed[0], area_w, line_h), *placed[1:]]
+            y += line_h + GAP
+        height = y - GAP
         multi = len(book.model.modes) > 1
         title = (
             book.ui("diagram_title_mode", mode=book.t(book.model.modes[mode].name), n=players)
@@ -210,7 +217,7 @@ class DiagramBuilder:
             for n in range(max(fanned, 1)):
                 kind_n = "card" if value else "slot"
                 size = CARD_W if token else CARD_H
-                shapes.append(m.Shape(kind_n, n * FAN, y0, CARD_W, size, card=card))
+                shapes.append(m.Shape(kind_n, n * FAN, y0, CARD_W, size, card=card, round=token))
             count = self.how_many("token" if token else "card", value)
             body_w = CARD_W + FAN * (max(fanned, 1) - 1)
             body_h = CARD_W if token else CARD_H
@@ -218,13 +225,14 @@ class DiagramBuilder:
             cards = value if isinstance(value, list) else [value]
             if not all(isinstance(c, str) and c in book.cards for c in cards):
                 raise self.error((*where, kind), f"{item.path!r} does not hold card ids")
+            token = item.deck is not None and book.model.deck(item.deck).form == "token"
+            body_h = CARD_W if token else CARD_H
             for n, card_id in enumerate(cards):
                 x = n * (CARD_W + 1.5)
-                shapes.append(m.Shape("card", x, y0, CARD_W, CARD_H, card=self.picture(card_id)))
+                shapes.append(m.Shape("card", x, y0, CARD_W, body_h, card=self.picture(card_id)))
             if not cards:
-                shapes.append(m.Shape("slot", 0, y0, CARD_W, CARD_H))
+                shapes.append(m.Shape("slot", 0, y0, CARD_W, body_h, round=token))
             body_w = max(1, len(cards)) * (CARD_W + 1.5) - 1.5
-            body_h = CARD_H
         elif kind == "slots":
             if not isinstance(value, int) or isinstance(value, bool):
                 raise self.error((*where, kind), f"{item.path!r} is not a number")

@@ -249,6 +249,8 @@ class Shape:
     text: str = ""
     card: CardPicture | None = None
     bold: bool = False
+    round: bool = False
+    """A round slot (a token's place)."""
 
 
 @dataclass(frozen=True)

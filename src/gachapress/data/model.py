@@ -226,7 +226,7 @@ class DiagramItem(Strict):
     top: ObsPath | None = None
     """A pile's face-up top card."""
     deck: Id | None = None
-    """The deck whose back a pile or a hand shows."""
+    """The deck whose back a pile or a hand shows (a row's: the shape of its empty place)."""
     label: Text | None = None
 
     @property

@@ -101,6 +101,11 @@ def chart_svg(chart: Chart) -> Markup:
     )
 
 
+#: The smallest a diagram is drawn (CSS px per mm): narrower screens scroll it sideways
+#: rather than shrink its words past reading.
+MIN_PX_PER_MM = 3
+
+
 def _mm(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
@@ -111,6 +116,7 @@ def diagram_svg(diagram: SetupDiagram) -> Markup:
     mm = _mm
     parts = [
         f'<svg class="diagram" viewBox="0 0 {mm(diagram.width)} {mm(diagram.height)}" '
+        f'style="min-width: {round(diagram.width * MIN_PX_PER_MM)}px" '
         f'role="img" aria-labelledby="{diagram.id}-title {diagram.id}-desc" '
         'xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{diagram.id}-title">{escape(diagram.title)}</title>',
@@ -121,7 +127,8 @@ def diagram_svg(diagram: SetupDiagram) -> Markup:
         if shape.kind == "area":
             parts.append(f'<rect class="area" {box} rx="2"/>')
         elif shape.kind == "slot":
-            parts.append(f'<rect class="slot" {box} rx="1"/>')
+            corner = "50%" if shape.round else "1"
+            parts.append(f'<rect class="slot" {box} rx="{corner}"/>')
         elif shape.kind == "card" and shape.card is not None:
             round_card = ' rx="50%"' if shape.card.token else ' rx="0.8"'
             parts.append(

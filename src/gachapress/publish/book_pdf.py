@@ -207,7 +207,10 @@ class DiagramPicture(Flowable):
                 canvas.setFillColor(colors.white)
                 canvas.setLineWidth(0.4)
                 canvas.setDash(1.5, 1.2)
-                canvas.roundRect(x, top - h, w, h, 1 * k, stroke=1, fill=1)
+                if shape.round:
+                    canvas.circle(x + w / 2, top - h / 2, w / 2, stroke=1, fill=1)
+                else:
+                    canvas.roundRect(x, top - h, w, h, 1 * k, stroke=1, fill=1)
             elif shape.kind == "card" and shape.card is not None:
                 face = self.faces.get(shape.card.card_id)
                 if face is not None:
