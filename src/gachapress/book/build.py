@@ -336,11 +336,12 @@ class BookBuilder:
                 where = self.game.where(("book", "turn_summaries", i, "mode"))
                 modes = ", ".join(self.model.modes)
                 raise RulesError([where.problem(f"turn summary: name one of the modes: {modes}")])
-            title = (
-                self.ui("turn_summary_mode", mode=self.t(self.model.modes[mode].name))
-                if len(self.model.modes) > 1
-                else self.ui("turn_summary")
-            )
+            if summary.title is not None:
+                title = self.t(summary.title)
+            elif len(self.model.modes) > 1:
+                title = self.ui("turn_summary_mode", mode=self.t(self.model.modes[mode].name))
+            else:
+                title = self.ui("turn_summary")
             steps = tuple(
                 runs
                 for n, step in enumerate(summary.steps)

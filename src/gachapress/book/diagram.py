@@ -37,14 +37,17 @@ FAN = 2.2
 FAN_CARDS = 3
 #: The narrowest a diagram is (the width of a book page's text, about).
 MIN_WIDTH = 120.0
+#: The widest two players' areas side by side may make (a page of text shrinks it to 80%).
+MAX_WIDTH = 150.0
 #: The seed the diagram's deal uses: any deal shows the same piles, counts and areas.
 DEAL = 1
 
 
-def text_width(value: str, size: float) -> float:
+def text_width(value: str, size: float, *, bold: bool = False) -> float:
     """About how wide ``value`` is at ``size`` mm: wide (CJK) characters a full em, others
-    a little over half of one."""
-    return sum(size if unicodedata.east_asian_width(c) in "WF" else size * 0.56 for c in value)
+    a little over half of one (two thirds in bold)."""
+    narrow = size * (0.66 if bold else 0.56)
+    return sum(size if unicodedata.east_asian_width(c) in "WF" else narrow for c in value)
 
 
 @dataclass
@@ -150,10 +153,13 @@ class DiagramBuilder:
                 inside.append(self.block(item, per_player[p], None, spot))
             areas.append(self.area(book.ui("player", n=p + 1), inside))
         middle = self.area(book.ui("diagram_middle"), [], rows=rows)
-        # the players' areas alike, side by side (two at least), as many as the width holds
+        # the players' areas alike, side by side: as many as the width holds, two if that
+        # keeps the picture under MAX_WIDTH (wider, a page would shrink its words)
         area_w = max(a.w for a in areas)
-        width = max(MIN_WIDTH, middle.w, min(2, players) * (area_w + GAP) - GAP)
+        width = max(MIN_WIDTH, middle.w, area_w)
         columns = max(1, min(players, int((width + GAP) // (area_w + GAP))))
+        if columns == 1 and players > 1 and 2 * area_w + GAP <= MAX_WIDTH:
+            columns, width = 2, max(width, 2 * area_w + GAP)
         area_w = (width - (columns - 1) * GAP) / columns
         shapes = [_sized(middle.at(0, 0)[0], width, middle.h), *middle.at(0, 0)[1:]]
         y = middle.h + GAP
@@ -184,9 +190,10 @@ class DiagramBuilder:
         ``rows``), each row left to right."""
         rows = rows if rows is not None else [inside]
         shapes = [m.Shape("area", 0, 0, 0, 0, name)]
-        shapes.append(m.Shape("text", PAD, PAD, text_width(name, TITLE), TITLE, name, bold=True))
+        name_w = text_width(name, TITLE, bold=True)
+        shapes.append(m.Shape("text", PAD, PAD, name_w, TITLE, name, bold=True))
         y = PAD + TITLE + 1.5
-        width = PAD + text_width(name, TITLE) + PAD
+        width = PAD + name_w + PAD
         for row in rows:
             x = PAD
             for block in row:
@@ -246,7 +253,7 @@ class DiagramBuilder:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise self.error((*where, kind), f"{item.path!r} is not an amount")
             count = FORMATS["yen"](value)
-            body_w = text_width(count, TITLE + 1)
+            body_w = text_width(count, TITLE + 1, bold=True)
             body_h = TITLE + 2
             shapes.append(m.Shape("text", 0, y0 + 0.5, body_w, TITLE + 1, count, bold=True))
             said = f"{label} {count}"

@@ -265,6 +265,8 @@ class TurnSummary(Strict):
     """The short numbered "on your turn" box of a mode, in the rules' own words."""
 
     mode: Id | None = None
+    title: Text | None = None
+    """Instead of "On your turn" (a trick-taking game's box is about a trick)."""
     steps: Annotated[list[Text], Field(min_length=1, max_length=8)]
 
 

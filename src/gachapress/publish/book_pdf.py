@@ -615,7 +615,7 @@ class BookPdf:
             leftIndent=12,
         )
         heading = Paragraph(self.run(summary.title), self.styles["h4"])
-        return _table(
+        box = _table(
             [[[heading, steps]]],
             self.font,
             [
@@ -628,6 +628,7 @@ class BookPdf:
             ],
             colWidths=[self.width],
         )
+        return KeepTogether([box])  # so the heading over it moves with it (_keep_with_next)
 
     def diagram(self, diagram: m.SetupDiagram) -> Flowable:
         """A setup diagram with its title over it and its note under it, on one page."""
