@@ -147,7 +147,8 @@ class DiagramBuilder:
             inside = []
             for i, item in enumerate(data.player):
                 spot = (*where, "player", i)
-                (per_player,) = self.values(obs, item.path, (*spot, item.kind)) or [None]
+                found = self.values(obs, item.path, (*spot, item.kind))
+                per_player = found[0] if len(found) == 1 else None
                 if not isinstance(per_player, list) or len(per_player) != players:
                     raise self.error((*spot, item.kind), f"{item.path!r} is not one per player")
                 inside.append(self.block(item, per_player[p], None, spot))
@@ -278,7 +279,7 @@ class DiagramBuilder:
         return ", ".join(self.picture(c).alt for c in cards)
 
     def default_label(self, item: DiagramItem) -> str:
-        if item.kind in ("pile",) and item.deck is not None:
+        if item.kind == "pile" and item.deck is not None:
             return self.book.t(self.book.model.deck(item.deck).name)
         return self.book.ui(f"diagram_{item.kind}")
 
