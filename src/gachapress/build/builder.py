@@ -362,14 +362,16 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
             hash_text(html),
             lambda path, html=html: path.write_text(html, encoding="utf-8"),
         )
-        plan[f"{game.id}/{names.rulebook_pdf(lang)}"] = (
-            hash_text(
-                code, repr(books[lang]), repr(faces), *(d for f in faces for d in art_digests(f))
-            ),
-            lambda path, book=books[lang]: path.write_bytes(
-                render_book_pdf(book, measure.fonts, by_key)
-            ),
+        book_digest = hash_text(
+            code, repr(books[lang]), repr(faces), *(d for f in faces for d in art_digests(f))
         )
+        for size in names.rulebook_sizes(options.papers):  # each laid out once, in this job
+            plan[f"{game.id}/{names.rulebook_pdf(lang, size)}"] = (
+                hash_text(book_digest, size),
+                lambda path, book=books[lang], size=size: path.write_bytes(
+                    render_book_pdf(book, measure.fonts, by_key, size)
+                ),
+            )
     for paper in options.papers:
         sheet = presets.sheets[paper]
         plan[f"{game.id}/{names.pnp_pdf(game.id, paper)}"] = (
@@ -382,11 +384,14 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
 
 
 def _book_files(game_id: str, options: BuildOptions) -> list[FileRef]:
-    """What a game's rulebooks link: their PDF, the print-and-play PDFs this build makes, and
+    """What a game's rulebooks link: their PDFs, the print-and-play PDFs this build makes, and
     the exports already in out/ (``gachapress export``)."""
     from gachapress.book.model import FileRef
 
-    files = [FileRef(names.rulebook_pdf("{lang}"), "rulebook_pdf")]
+    files = [
+        FileRef(names.rulebook_pdf("{lang}", size), f"rulebook_pdf_{size}")
+        for size in names.rulebook_sizes(options.papers)
+    ]
     files += [FileRef(names.pnp_pdf(game_id, paper), f"pdf_{paper}") for paper in options.papers]
     files += [
         FileRef(names.export_dir(target), "export_link", (("target", target),))

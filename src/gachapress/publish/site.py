@@ -59,13 +59,14 @@ def index_context(
         ]
         links += [
             {
-                "href": f"{game.id}/{names.rulebook_pdf(lang)}",
-                "text": words.ui("rulebook_pdf"),
+                "href": f"{game.id}/{names.rulebook_pdf(lang, size)}",
+                "text": words.ui(f"rulebook_pdf_{size}"),
                 "language": strings.lookup(("ui", f"lang_{lang}"), lang)
                 or words.ui(f"lang_{lang}"),
                 "hreflang": lang,
             }
             for lang in model.languages
+            for size in names.rulebook_sizes(papers)
         ]
         links += [
             {
