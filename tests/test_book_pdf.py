@@ -24,6 +24,7 @@ from gachapress.book.words import StringTable, source_templates_dir
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
 from gachapress.publish.book_pdf import PAGE_SETUPS, BookPdf, Placed
+from gachapress.publish.booklet import PAPERS, booklet_order, impose_booklet
 from gachapress.render.faces import game_faces
 from gachapress.render.fonts import cache_dir
 from gachapress.render.metrics import Measure
@@ -219,3 +220,31 @@ def _widest_line(pdf: bytes) -> float:
                 lines.setdefault(round(bottom), []).extend((left, right))
         widest = max([widest, *(max(xs) - min(xs) for xs in lines.values())])
     return widest
+
+
+def test_booklet_order_is_saddle_stitch_order() -> None:
+    assert booklet_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+    assert booklet_order(4) == [(4, 1), (2, 3)]
+    with pytest.raises(ValueError, match="multiple of 4"):
+        booklet_order(6)
+
+
+@pytest.mark.parametrize("paper", list(PAPERS))
+def test_the_imposed_booklet_puts_the_a5_pages_two_a_side_in_saddle_stitch_order(
+    paper: str,
+) -> None:
+    """Sheet 1's front is pages n and 1, its back 2 and n-1, ...: each half of each side holds
+    the A5 page that order names, whole (its text, its page number)."""
+    _, a5, _ = built("gachapon-trick", "en")
+    pages = page_texts(a5)
+    n = len(pages)
+    imposed = pypdfium2.PdfDocument(impose_booklet(a5, paper))
+    assert len(imposed) == n // 2
+    for side, halves in zip(imposed, booklet_order(n), strict=True):
+        width, height = side.get_size()
+        assert (width, height) == pytest.approx(PAPERS[paper])
+        text = side.get_textpage()
+        for half, number in enumerate(halves):
+            found = text.get_text_bounded(width / 2 * half, 0, width / 2 * (half + 1), height)
+            assert squash(found) == squash(pages[number - 1]), (paper, halves)
+    assert impose_booklet(a5, paper) == impose_booklet(a5, paper)  # the same bytes every time

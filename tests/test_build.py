@@ -71,9 +71,13 @@ def test_one_card_edit_rebuilds_only_what_it_touches(project: Path) -> None:
         f"{GAME}-pnp-a4.pdf",
         f"{GAME}-pnp-letter.pdf",
         "rulebook.en.a4.pdf",
+        "rulebook.en.booklet-a4.pdf",
+        "rulebook.en.booklet-letter.pdf",
         "rulebook.en.letter.pdf",
         "rulebook.en.pdf",
         "rulebook.ja.a4.pdf",
+        "rulebook.ja.booklet-a4.pdf",
+        "rulebook.ja.booklet-letter.pdf",
         "rulebook.ja.letter.pdf",
         "rulebook.ja.pdf",
     ]
@@ -100,8 +104,10 @@ def test_paper_option_builds_one_size(project: Path) -> None:
     pdfs = sorted(p.name for p in (project / "out" / GAME).glob("*.pdf"))
     assert pdfs == [
         f"{GAME}-pnp-letter.pdf",
+        "rulebook.en.booklet-letter.pdf",
         "rulebook.en.letter.pdf",
         "rulebook.en.pdf",
+        "rulebook.ja.booklet-letter.pdf",
         "rulebook.ja.letter.pdf",
         "rulebook.ja.pdf",
     ]
@@ -119,6 +125,7 @@ def test_the_pdf_rulebook_is_built_listed_and_linked(project: Path) -> None:
     assert re.findall(r'href="([^"]+)"', downloads) == [
         "rulebook.en.pdf",
         "rulebook.en.a4.pdf",
+        "rulebook.en.booklet-a4.pdf",
         f"{GAME}-pnp-a4.pdf",
     ]
     assert "Rulebook PDF · A5 booklet" in downloads and "Rulebook PDF · A4" in downloads

@@ -114,8 +114,10 @@ def test_outputs_the_build_no_longer_makes_are_removed(project: Path) -> None:
     pdfs = sorted(p.name for p in (project / "out" / GAME).glob("*.pdf"))
     assert pdfs == [
         f"{GAME}-pnp-letter.pdf",
+        "rulebook.en.booklet-letter.pdf",
         "rulebook.en.letter.pdf",
         "rulebook.en.pdf",
+        "rulebook.ja.booklet-letter.pdf",
         "rulebook.ja.letter.pdf",
         "rulebook.ja.pdf",
     ]
@@ -350,8 +352,10 @@ def test_editing_an_art_file_rebuilds_the_face(project: Path) -> None:
         f"{GAME}/cards/rock-0.svg",
         f"{GAME}/{GAME}-pnp-a4.pdf",
         f"{GAME}/rulebook.en.a4.pdf",
+        f"{GAME}/rulebook.en.booklet-a4.pdf",
         f"{GAME}/rulebook.en.pdf",
         f"{GAME}/rulebook.ja.a4.pdf",
+        f"{GAME}/rulebook.ja.booklet-a4.pdf",
         f"{GAME}/rulebook.ja.pdf",
     ]
 

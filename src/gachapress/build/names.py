@@ -25,6 +25,11 @@ def rulebook_pdf(lang: str, size: str = BOOKLET) -> str:
     return f"rulebook.{lang}.pdf" if size == BOOKLET else f"rulebook.{lang}.{size}.pdf"
 
 
+def rulebook_booklet_pdf(lang: str, paper: str) -> str:
+    """The A5 booklet imposed two pages a side of ``paper``, to print at home."""
+    return f"rulebook.{lang}.booklet-{paper}.pdf"
+
+
 def rulebook_sizes(papers: Sequence[str]) -> tuple[str, ...]:
     """The page sizes of the rulebook PDFs a build makes: the booklet and each paper of the
     print-and-play sheets (``build --paper``)."""
