@@ -128,6 +128,26 @@ def test_the_text_is_extractable_and_the_contents_list_the_sections(
     assert {s.title for s in book.sections} <= outline
 
 
+@pytest.mark.parametrize(("game_id", "lang", "size"), BOOKS[::3])
+def test_the_contents_give_each_heading_its_page(game_id: str, lang: str, size: str) -> None:
+    """The contents are laid out before their page numbers are known (one pass): each number
+    is the page its heading went to, as the PDF's outline says."""
+    _, pdf, _ = built(game_id, lang, size)
+    document = pypdfium2.PdfDocument(pdf)
+    pages: dict[str, set[int]] = {}
+    for item in document.get_toc():
+        pages.setdefault(squash(item.get_title()), set()).add(item.get_dest().get_index() + 1)
+    lines = [line.strip() for p in page_texts(pdf)[:2] for line in p.splitlines()]
+    entries = [
+        (lines[i - 1], int(found.group(1)))
+        for i, line in enumerate(lines)
+        if (found := re.fullmatch(r"[ .]*\.[ .]*(\d+)", line))
+    ]
+    assert len(entries) >= 8
+    for tail, number in entries:  # a long title wraps: its last line ends it
+        assert any(t.endswith(squash(tail)) and number in p for t, p in pages.items()), tail
+
+
 @pytest.mark.parametrize(("game_id", "lang", "size"), BOOKS)
 def test_no_page_ends_on_a_heading(game_id: str, lang: str, size: str) -> None:
     _, _, placed = built(game_id, lang, size)

@@ -8,15 +8,18 @@ Letter laid out at full size for home printers (larger type, margins a home prin
 The fonts are the ones the cards use, all embedded:
 Noto Sans for Latin text and IPAexGothic for Japanese (and for any character Noto Sans lacks).
 Every page is numbered; the contents list the sections and their parts with page numbers, and
-the PDF's outline (bookmarks) has every heading. Headings stay with what follows them, tables
-split between rows and repeat their header row, worked examples are not split, and the cards
-are drawn by the print-and-play's own painter (one PDF form per face, placed as often as shown).
+the PDF's outline (bookmarks) has every heading. A book is laid out in one pass: the contents
+know their entries beforehand, and their page numbers are forms filled in at the end.
+Headings stay with what follows them, tables split between rows and repeat their header row,
+worked examples are not split, and the cards are drawn by the print-and-play's own painter
+(one PDF form per face, placed as often as shown).
 """
 
 from __future__ import annotations
 
 import io
 import re
+from ast import literal_eval
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -46,7 +49,7 @@ from reportlab.platypus import (
     Spacer,
 )
 from reportlab.platypus import Table as PdfTable
-from reportlab.platypus.tableofcontents import TableOfContents
+from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
 
 from gachapress.book import model as m
 from gachapress.render.fonts import FontFile
@@ -86,8 +89,6 @@ ACCENT = colors.HexColor("#8a2be2")
 RULE = colors.HexColor("#c9c9d6")
 #: The room a table needs below its heading: its header row and its first rows.
 TABLE_START = 90
-#: The page number the contents show before the book is laid out: as wide as most.
-GUESSED_PAGE = 20
 SOFT = colors.HexColor("#f3f1f8")
 
 
@@ -167,9 +168,11 @@ class _Document(BaseDocTemplate):
             ]
         )
         self.placed: list[Placed] = []
+        self.pages: dict[str, int] = {}  # each heading's page, by its key
 
     def beforeDocument(self) -> None:
         self.placed = []
+        self.pages = {}
 
     def _folio(self, canvas: Any, document: Any) -> None:
         canvas.saveState()
@@ -203,8 +206,45 @@ class _Document(BaseDocTemplate):
         if heading:
             self.canv.bookmarkPage(flowable.key)
             self.canv.addOutlineEntry(flowable.plain, flowable.key, flowable.level, closed=True)
-            if flowable.toc:
-                self.notify("TOCEntry", (flowable.level, flowable.plain, self.page, flowable.key))
+            self.pages[flowable.key] = self.page
+
+
+class Contents(TableOfContents):
+    """The contents, laid out in one pass: their entries are known before the book is (the
+    headings marked for them), and each entry's dots and page number are a form drawn where
+    they go and defined once the book is laid out (:meth:`finish`)."""
+
+    def __init__(self, **style: Any) -> None:
+        super().__init__(**style)
+        self.ends: dict[str, tuple[float, float, ParagraphStyle, float]] = {}
+
+    def list(self, entries: Iterable[tuple[int, str, str]]) -> None:
+        """The entries (level, text, key), in order, before the book is laid out."""
+        self._lastEntries = [(level, text, 0, key) for level, text, key in entries]
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        size = super().wrap(availWidth, availHeight)
+
+        def entry_end(canvas: Any, kind: str, label: str) -> None:
+            _, level, key = label.split(",")
+            key = literal_eval(key)
+            x, y = canvas._curr_tx_info["cur_x"], canvas._curr_tx_info["cur_y"]
+            style = self.getLevelStyle(int(level))
+            self.ends[key] = (x, y, style, availWidth)
+            canvas.doForm(f"contents-{key}")
+            # the dots and the number link to the heading, as the entry's text does
+            canvas.linkRect("", key, (x, y, availWidth, y + style.leading), relative=1)
+
+        self.canv.setNamedCB("drawTOCEntryEnd", entry_end)
+        return size
+
+    def finish(self, canvas: Any, pages: Mapping[str, int]) -> None:
+        """Define each entry's form: dots, then the page its heading went to."""
+        for key, (x, y, style, width) in self.ends.items():
+            canvas.beginForm(f"contents-{key}", -1e4, -1e4, 1e4, 1e4)
+            canvas._curr_tx_info = {"cur_x": x, "cur_y": y}
+            drawPageNumbers(canvas, style, [(pages[key], None)], width, 0, " . ")
+            canvas.endForm()
 
 
 class FacePicture(Flowable):
@@ -583,7 +623,7 @@ class BookPdf:
         ]
         if book.header.summary:
             out.append(self.text(book.header.summary))
-        toc = self.toc = TableOfContents(
+        toc = self.toc = Contents(
             levelStyles=[self.styles["toc0"], self.styles["toc1"]],
             dotsMinLevel=0,
             tableStyle=[  # no padding: the page numbers end at the frame's right edge
@@ -758,11 +798,12 @@ class BookPdf:
         target = io.BytesIO()
         document = _Document(target, self.book, self.setup, self.font, self.bold)
         story = self.story()
-        # the contents as long as they will be, their page numbers still unknown: the first
-        # pass then sets every page as the last will, and two passes settle the book, not three
         assert self.toc is not None
-        self.toc._entries = [(*entry, GUESSED_PAGE, key) for *entry, key in _toc_entries(story)]
-        document.multiBuild(story)
+        self.toc.list(_toc_entries(story))
+        document._doSave = 0  # one pass (the contents know their entries), saved below
+        document.build(story)
+        self.toc.finish(document.canv, document.pages)
+        document.canv.save()
         return target.getvalue(), document.placed
 
 
