@@ -218,7 +218,7 @@ class Contents(TableOfContents):
         super().__init__(**style)
         self.ends: dict[str, tuple[float, float, ParagraphStyle, float]] = {}
 
-    def list(self, entries: Iterable[tuple[int, str, str]]) -> None:
+    def set_entries(self, entries: Iterable[tuple[int, str, str]]) -> None:
         """The entries (level, text, key), in order, before the book is laid out."""
         self._lastEntries = [(level, text, 0, key) for level, text, key in entries]
 
@@ -799,7 +799,7 @@ class BookPdf:
         document = _Document(target, self.book, self.setup, self.font, self.bold)
         story = self.story()
         assert self.toc is not None
-        self.toc.list(_toc_entries(story))
+        self.toc.set_entries(_toc_entries(story))
         document._doSave = 0  # one pass (the contents know their entries), saved below
         document.build(story)
         self.toc.finish(document.canv, document.pages)
