@@ -1,5 +1,10 @@
-"""The PDF rulebooks: one per game and language, fonts embedded, text inside the margins and
-extractable, a contents page listing the sections, no page ending on a heading."""
+"""The PDF rulebooks: one per game, language and page size, fonts embedded, text inside the
+margins and extractable, a contents page listing the sections, no page ending on a heading; the
+A5 booklet's pages a multiple of four, the home printer's A4 and Letter books laid out at their
+size with margins a home printer reaches.
+
+Every book is laid out in A5; A4 and Letter, which share the code and differ by their page setup,
+for a few books in both languages (each layout costs a second or two)."""
 
 from __future__ import annotations
 
@@ -9,14 +14,17 @@ from functools import cache
 
 import pypdf
 import pypdfium2
+import pypdfium2.raw as pdfium_c
 import pytest
+from reportlab.lib.units import mm
 
 from gachapress.book import model as m
 from gachapress.book.build import build_books
 from gachapress.book.words import StringTable, source_templates_dir
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
-from gachapress.publish.book_pdf import BOTTOM, MARGIN, BookPdf, Placed
+from gachapress.publish.book_pdf import PAGE_SETUPS, BookPdf, Placed
+from gachapress.publish.booklet import PAPERS, booklet_order, impose_booklet
 from gachapress.render.faces import game_faces
 from gachapress.render.fonts import cache_dir
 from gachapress.render.metrics import Measure
@@ -25,17 +33,27 @@ from tests.conftest import ROOT
 from tests.test_book_model import nodes
 
 TEMPLATES = source_templates_dir()
-BOOKS = [(g, lang) for g in GAME_IDS for lang in load_rules(g).model.languages]
+LANGUAGES = [(g, lang) for g in GAME_IDS for lang in load_rules(g).model.languages]
+#: The books laid out on a home printer's paper too.
+HOME_BOOKS = {
+    "a4": [("gotcha", "ja"), ("gasha", "en")],
+    "letter": [("gachapon-trick", "en"), ("gotchacards", "ja")],
+}
+BOOKS = [(g, lang, "a5") for g, lang in LANGUAGES] + [
+    (g, lang, size) for size, books in HOME_BOOKS.items() for g, lang in books
+]
+#: A home printer leaves the outer 4 to 5 mm of a sheet blank.
+HOME_PRINTER_MARGIN = 10 * mm
 
 
 @cache
-def built(game_id: str, lang: str) -> tuple[m.Book, bytes, list[Placed]]:
+def built(game_id: str, lang: str, size: str = "a5") -> tuple[m.Book, bytes, list[Placed]]:
     game = load_rules(game_id)
     measure = Measure(cache_dir(ROOT / "build"))
     decks = game_faces(game, TEMPLATES, load_presets(TEMPLATES / "print.yaml"), measure)
     faces = {f.key: f for d in decks for f in [*(face for face, _ in d.fronts), d.back]}
     book = build_books(game, StringTable.load(TEMPLATES))[lang]
-    pdf, placed = BookPdf(book, measure.fonts, faces).render()
+    pdf, placed = BookPdf(book, measure.fonts, faces, size).render()
     return book, pdf, placed
 
 
@@ -48,9 +66,9 @@ def squash(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-@pytest.mark.parametrize(("game_id", "lang"), BOOKS)
-def test_every_font_is_embedded_and_none_is_type3(game_id: str, lang: str) -> None:
-    _, pdf, _ = built(game_id, lang)
+@pytest.mark.parametrize(("game_id", "lang", "size"), BOOKS)
+def test_every_font_is_embedded_and_none_is_type3(game_id: str, lang: str, size: str) -> None:
+    _, pdf, _ = built(game_id, lang, size)
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     fonts = {}
     for page in reader.pages:
@@ -69,28 +87,33 @@ def test_every_font_is_embedded_and_none_is_type3(game_id: str, lang: str) -> No
     assert {str(n).split("+")[-1] for n in fonts} >= expected
 
 
-@pytest.mark.parametrize(("game_id", "lang"), BOOKS)
-def test_every_character_lies_inside_the_margins(game_id: str, lang: str) -> None:
-    _, pdf, _ = built(game_id, lang)
+@pytest.mark.parametrize(("game_id", "lang", "size"), BOOKS)
+def test_every_character_lies_inside_the_margins(game_id: str, lang: str, size: str) -> None:
+    _, pdf, _ = built(game_id, lang, size)
+    setup = PAGE_SETUPS[size]
     document = pypdfium2.PdfDocument(pdf)
     tolerance = 1.5  # points: a glyph's box may stand a hair outside its advance
     for number, page in enumerate(document, 1):
         width, height = page.get_size()
+        assert (width, height) == pytest.approx(setup.size)
         text = page.get_textpage()
         for i in range(text.count_chars()):
             left, bottom, right, top = text.get_charbox(i)
             if right - left == 0 or top - bottom < 3:
                 continue  # a space, a line break, or the tiny text of a card's picture
             where = f"page {number}, {text.get_text_range(i, 1)!r}"
-            assert left >= MARGIN - tolerance and right <= width - MARGIN + tolerance, where
-            assert bottom >= BOTTOM / 2 - 4 and top <= height - MARGIN + tolerance, where
+            margin = setup.margin
+            assert left >= margin - tolerance and right <= width - margin + tolerance, where
+            assert bottom >= setup.bottom / 2 - 4 and top <= height - setup.top + tolerance, where
+            if size != "a5":  # the page number too
+                assert bottom >= HOME_PRINTER_MARGIN, where
 
 
-@pytest.mark.parametrize(("game_id", "lang"), BOOKS)
+@pytest.mark.parametrize(("game_id", "lang", "size"), BOOKS)
 def test_the_text_is_extractable_and_the_contents_list_the_sections(
-    game_id: str, lang: str
+    game_id: str, lang: str, size: str
 ) -> None:
-    book, pdf, placed = built(game_id, lang)
+    book, pdf, placed = built(game_id, lang, size)
     pages = page_texts(pdf)
     whole = squash("".join(pages))
     overview = next(s for s in book.sections if isinstance(s, m.OverviewSection))
@@ -99,15 +122,35 @@ def test_the_text_is_extractable_and_the_contents_list_the_sections(
     contents = squash(pages[0] + pages[1])
     for section in book.sections:
         assert squash(section.title) in contents, section.title
-    assert len(pages) == max(p.page for p in placed)
+    assert len(pages) - 3 <= max(p.page for p in placed) <= len(pages)  # notes pages pad A5
     assert len(pages) > 10
     outline = {item.get_title() for item in pypdfium2.PdfDocument(pdf).get_toc()}
     assert {s.title for s in book.sections} <= outline
 
 
-@pytest.mark.parametrize(("game_id", "lang"), BOOKS)
-def test_no_page_ends_on_a_heading(game_id: str, lang: str) -> None:
-    _, _, placed = built(game_id, lang)
+@pytest.mark.parametrize(("game_id", "lang", "size"), BOOKS[::3])
+def test_the_contents_give_each_heading_its_page(game_id: str, lang: str, size: str) -> None:
+    """The contents are laid out before their page numbers are known (one pass): each number
+    is the page its heading went to, as the PDF's outline says."""
+    _, pdf, _ = built(game_id, lang, size)
+    document = pypdfium2.PdfDocument(pdf)
+    pages: dict[str, set[int]] = {}
+    for item in document.get_toc():
+        pages.setdefault(squash(item.get_title()), set()).add(item.get_dest().get_index() + 1)
+    lines = [line.strip() for p in page_texts(pdf)[:2] for line in p.splitlines()]
+    entries = [
+        (lines[i - 1], int(found.group(1)))
+        for i, line in enumerate(lines)
+        if (found := re.fullmatch(r"[ .]*\.[ .]*(\d+)", line))
+    ]
+    assert len(entries) >= 8
+    for tail, number in entries:  # a long title wraps: its last line ends it
+        assert any(t.endswith(squash(tail)) and number in p for t, p in pages.items()), tail
+
+
+@pytest.mark.parametrize(("game_id", "lang", "size"), BOOKS)
+def test_no_page_ends_on_a_heading(game_id: str, lang: str, size: str) -> None:
+    _, _, placed = built(game_id, lang, size)
     last_on_page: dict[int, Placed] = {}
     for item in placed:
         last_on_page[item.page] = item
@@ -142,7 +185,7 @@ def test_japanese_book_text_is_japanese() -> None:
     assert re.search(r"[\u3040-\u30ff]{10}", text)
 
 
-@pytest.mark.parametrize(("game_id", "lang"), BOOKS)
+@pytest.mark.parametrize(("game_id", "lang"), LANGUAGES)
 def test_the_credits_are_not_split_over_two_pages(game_id: str, lang: str) -> None:
     """A last page with two stray lines of credits is a nearly empty page: they go together."""
     book, pdf, _ = built(game_id, lang)
@@ -150,3 +193,88 @@ def test_the_credits_are_not_split_over_two_pages(game_id: str, lang: str) -> No
     pages = [squash(text) for text in page_texts(pdf)]
     first = next(i for i, text in enumerate(pages) if squash(credits.based_on) in text)
     assert squash(credits.generated)[:40] in pages[first]
+
+
+@pytest.mark.parametrize(("game_id", "lang"), LANGUAGES)
+def test_the_a5_booklet_pads_its_pages_to_a_multiple_of_four_with_notes_pages(
+    game_id: str, lang: str
+) -> None:
+    """A print shop folds and staples A5 booklets from sheets of four pages."""
+    book, pdf, placed = built(game_id, lang)
+    pages = page_texts(pdf)
+    last = max(p.page for p in placed)
+    assert len(pages) % 4 == 0
+    assert len(pages) - last == -last % 4  # no more pages than that takes
+    for number in range(last + 1, len(pages) + 1):  # a notes page: its heading and number
+        assert squash(pages[number - 1]) == squash(book.ui["notes"] + str(number))
+
+
+@pytest.mark.parametrize(("game_id", "lang", "size"), [b for b in BOOKS if b[2] != "a5"])
+def test_home_printer_books_have_no_notes_pages(game_id: str, lang: str, size: str) -> None:
+    _, pdf, placed = built(game_id, lang, size)
+    assert len(page_texts(pdf)) == max(p.page for p in placed)
+
+
+@pytest.mark.parametrize("size", list(HOME_BOOKS))
+def test_home_printer_books_are_laid_out_at_their_size_not_scaled_from_a5(size: str) -> None:
+    """The A4 and Letter books set their larger type across their wider page: fewer pages
+    than the A5 book, and text that reaches across the page."""
+    game_id, lang = HOME_BOOKS[size][0]
+    _, a5, a5_placed = built(game_id, lang)
+    _, home, home_placed = built(game_id, lang, size)
+    assert max(p.page for p in home_placed) < 0.9 * max(p.page for p in a5_placed)
+    assert _body_size(home) > 1.1 * _body_size(a5)
+    width = PAGE_SETUPS[size].size[0] - 2 * PAGE_SETUPS[size].margin
+    assert _widest_line(home) > 0.9 * width
+
+
+def _body_size(pdf: bytes) -> float:
+    """The most common font size of the book's characters (its body text), in points."""
+    sizes = []
+    for page in pypdfium2.PdfDocument(pdf):
+        text = page.get_textpage()
+        sizes += [
+            round(pdfium_c.FPDFText_GetFontSize(text.raw, i), 1) for i in range(text.count_chars())
+        ]
+    return max(set(sizes), key=sizes.count)
+
+
+def _widest_line(pdf: bytes) -> float:
+    """The width of the book's widest line of text, in points."""
+    widest = 0.0
+    for page in pypdfium2.PdfDocument(pdf):
+        text = page.get_textpage()
+        lines: dict[int, list[float]] = {}
+        for left, bottom, right, _ in map(text.get_charbox, range(text.count_chars())):
+            if right > left:
+                lines.setdefault(round(bottom), []).extend((left, right))
+        widest = max([widest, *(max(xs) - min(xs) for xs in lines.values())])
+    return widest
+
+
+def test_booklet_order_is_saddle_stitch_order() -> None:
+    assert booklet_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+    assert booklet_order(4) == [(4, 1), (2, 3)]
+    with pytest.raises(ValueError, match="multiple of 4"):
+        booklet_order(6)
+
+
+@pytest.mark.parametrize("paper", list(PAPERS))
+def test_the_imposed_booklet_puts_the_a5_pages_two_a_side_in_saddle_stitch_order(
+    paper: str,
+) -> None:
+    """Sheet 1's front is pages n and 1, its back 2 and n-1, ...: each half of each side holds
+    the A5 page that order names, whole (its text, its page number)."""
+    _, a5, _ = built("gachapon-trick", "en")
+    pages = page_texts(a5)
+    n = len(pages)
+    imposed = pypdfium2.PdfDocument(impose_booklet(a5, paper))
+    assert len(imposed) == n // 2
+    for side, halves in zip(imposed, booklet_order(n), strict=True):
+        width, height = side.get_size()
+        assert (width, height) == pytest.approx(PAPERS[paper])
+        text = side.get_textpage()
+        for half, number in enumerate(halves):
+            found = text.get_text_bounded(width / 2 * half, 0, width / 2 * (half + 1), height)
+            assert squash(found) == squash(pages[number - 1]), (paper, halves)
+    assert impose_booklet(a5, paper) == impose_booklet(a5, paper)  # the same bytes every time

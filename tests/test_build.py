@@ -72,7 +72,15 @@ def test_one_card_edit_rebuilds_only_what_it_touches(project: Path) -> None:
         "cards/refund.svg",
         f"{GAME}-pnp-a4.pdf",
         f"{GAME}-pnp-letter.pdf",
+        "rulebook.en.a4.pdf",
+        "rulebook.en.booklet-a4.pdf",
+        "rulebook.en.booklet-letter.pdf",
+        "rulebook.en.letter.pdf",
         "rulebook.en.pdf",
+        "rulebook.ja.a4.pdf",
+        "rulebook.ja.booklet-a4.pdf",
+        "rulebook.ja.booklet-letter.pdf",
+        "rulebook.ja.letter.pdf",
         "rulebook.ja.pdf",
     ]
 
@@ -93,9 +101,18 @@ def test_a_failed_build_leaves_out_untouched(project: Path) -> None:
 
 
 def test_paper_option_builds_one_size(project: Path) -> None:
+    """The sheets and the home printer's rulebooks in that paper; the A5 booklet always."""
     build(project, "--paper", "letter")
     pdfs = sorted(p.name for p in (project / "out" / GAME).glob("*.pdf"))
-    assert pdfs == [f"{GAME}-pnp-letter.pdf", "rulebook.en.pdf", "rulebook.ja.pdf"]
+    assert pdfs == [
+        f"{GAME}-pnp-letter.pdf",
+        "rulebook.en.booklet-letter.pdf",
+        "rulebook.en.letter.pdf",
+        "rulebook.en.pdf",
+        "rulebook.ja.booklet-letter.pdf",
+        "rulebook.ja.letter.pdf",
+        "rulebook.ja.pdf",
+    ]
 
 
 def test_the_pdf_rulebook_is_built_listed_and_linked(project: Path) -> None:
@@ -107,10 +124,18 @@ def test_the_pdf_rulebook_is_built_listed_and_linked(project: Path) -> None:
     assert f"{GAME}/rulebook.en.pdf" in json.dumps(marker)
     html = (out / GAME / "rulebook.en.html").read_text(encoding="utf-8")
     downloads = re.search(r'<p class="downloads">(.*?)</p>', html).group(1)  # type: ignore[union-attr]
-    assert re.findall(r'href="([^"]+)"', downloads) == ["rulebook.en.pdf", f"{GAME}-pnp-a4.pdf"]
+    assert re.findall(r'href="([^"]+)"', downloads) == [
+        "rulebook.en.pdf",
+        "rulebook.en.a4.pdf",
+        "rulebook.en.booklet-a4.pdf",
+        f"{GAME}-pnp-a4.pdf",
+    ]
+    assert "Rulebook PDF · A5 booklet" in downloads and "Rulebook PDF · A4" in downloads
     assert (out / GAME / f"{GAME}-pnp-a4.pdf").is_file()
     index = (out / "index.html").read_text(encoding="utf-8")
     assert f'href="{GAME}/rulebook.en.pdf"' in index
+    assert f'href="{GAME}/rulebook.ja.a4.pdf"' in index
+    assert f'href="{GAME}/rulebook.en.letter.pdf"' not in index  # not built with --paper a4
     # an export present in out/ is linked once the next build sees it
     (out / GAME / "export" / "tts").mkdir(parents=True)
     build(project, "--paper", "a4")

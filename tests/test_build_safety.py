@@ -112,7 +112,15 @@ def test_outputs_the_build_no_longer_makes_are_removed(project: Path) -> None:
     run = run_cli("build", GAME, "--paper", "letter", cwd=project, env=ENV)
     assert run.code == 0, run.err
     pdfs = sorted(p.name for p in (project / "out" / GAME).glob("*.pdf"))
-    assert pdfs == [f"{GAME}-pnp-letter.pdf", "rulebook.en.pdf", "rulebook.ja.pdf"]
+    assert pdfs == [
+        f"{GAME}-pnp-letter.pdf",
+        "rulebook.en.booklet-letter.pdf",
+        "rulebook.en.letter.pdf",
+        "rulebook.en.pdf",
+        "rulebook.ja.booklet-letter.pdf",
+        "rulebook.ja.letter.pdf",
+        "rulebook.ja.pdf",
+    ]
 
 
 def test_an_out_made_by_the_previous_version_is_adopted(project: Path) -> None:
@@ -343,7 +351,11 @@ def test_editing_an_art_file_rebuilds_the_face(project: Path) -> None:
     assert changed == [
         f"{GAME}/cards/rock-0.svg",
         f"{GAME}/{GAME}-pnp-a4.pdf",
+        f"{GAME}/rulebook.en.a4.pdf",
+        f"{GAME}/rulebook.en.booklet-a4.pdf",
         f"{GAME}/rulebook.en.pdf",
+        f"{GAME}/rulebook.ja.a4.pdf",
+        f"{GAME}/rulebook.ja.booklet-a4.pdf",
         f"{GAME}/rulebook.ja.pdf",
     ]
 

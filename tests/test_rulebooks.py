@@ -323,6 +323,10 @@ def test_index_links_every_rulebook_and_pdf(tmp_path: Path) -> None:
     for game in games:
         for lang in game.model.languages:
             assert f'href="{game.id}/rulebook.{lang}.html"' in html
+            assert f'href="{game.id}/rulebook.{lang}.pdf"' in html  # the A5 booklet
+            for paper in ("a4", "letter"):
+                assert f'href="{game.id}/rulebook.{lang}.{paper}.pdf"' in html
+                assert f'href="{game.id}/rulebook.{lang}.booklet-{paper}.pdf"' in html
         for paper in ("a4", "letter"):
             assert f'href="{game.id}/{game.id}-pnp-{paper}.pdf"' in html
         assert re.search(rf'<img src="{game.id}/cards/[a-z0-9-]+\.svg" alt="[^"]+"', html)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,19 @@ def test_the_sheets_are_shown_as_pictures(preview: Preview) -> None:
     assert client.get("/_serve/sheets/gotcha/a4/2.png").status_code == 404
     assert client.get("/_serve/sheets/gotcha/tabloid/0.png").status_code == 404
     assert client.get("/_serve/sheets/gasha/a4/0.png").status_code == 404
+
+
+def test_the_sheets_page_links_every_rulebook_pdf(preview: Preview) -> None:
+    folder = preview.options.out / "gotcha"
+    for name in ("rulebook.en.pdf", "rulebook.en.a4.pdf", "rulebook.ja.letter.pdf"):
+        shutil.copy(folder / "gotcha-pnp-a4.pdf", folder / name)
+    page = TestClient(create_app(preview)).get("/_serve/sheets/gotcha").text
+    links = re.findall(r'<a href="(/gotcha/rulebook[^"]+)">[^<]+</a> \((\d+) pages\)', page)
+    assert links == [
+        ("/gotcha/rulebook.en.a4.pdf", "2"),
+        ("/gotcha/rulebook.en.pdf", "2"),
+        ("/gotcha/rulebook.ja.letter.pdf", "2"),
+    ]
 
 
 def test_the_gallery_shows_every_face_and_back_with_counts(preview: Preview) -> None:

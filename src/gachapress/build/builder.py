@@ -14,8 +14,9 @@ import contextlib
 import multiprocessing
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -30,10 +31,11 @@ from gachapress.build.outdir import MARKER, OutputError
 from gachapress.errors import Problem, RulesError
 
 if TYPE_CHECKING:
-    from gachapress.book.model import FileRef
+    from gachapress.book.model import Book, FileRef
     from gachapress.data.load import GameData
     from gachapress.publish.stats import BookProgress
     from gachapress.render.layout import Face
+    from gachapress.render.metrics import Measure
 
 PAPERS = ("a4", "letter")
 INDEX = "index.html"
@@ -350,26 +352,17 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
     from gachapress.book.build import build_books
     from gachapress.book.words import StringTable
     from gachapress.publish.book_html import render_books
-    from gachapress.publish.book_pdf import render_book_pdf
     from gachapress.publish.stats import book_statistics
 
     stats = book_statistics(game.id, options.root / "rules", options.build_dir / "stats", game=game)
     strings = StringTable.load(options.templates)
     books = build_books(game, strings, stats, _book_files(game.id, options))
-    by_key = {face.key: face for face in faces}
     for lang, html in render_books(books, options.templates).items():
         plan[f"{game.id}/{names.rulebook_html(lang)}"] = (
             hash_text(html),
             lambda path, html=html: path.write_text(html, encoding="utf-8"),
         )
-        plan[f"{game.id}/{names.rulebook_pdf(lang)}"] = (
-            hash_text(
-                code, repr(books[lang]), repr(faces), *(d for f in faces for d in art_digests(f))
-            ),
-            lambda path, book=books[lang]: path.write_bytes(
-                render_book_pdf(book, measure.fonts, by_key)
-            ),
-        )
+    plan.update(_book_pdfs(game.id, books, faces, measure, options))
     for paper in options.papers:
         sheet = presets.sheets[paper]
         plan[f"{game.id}/{names.pnp_pdf(game.id, paper)}"] = (
@@ -381,12 +374,56 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
     return plan
 
 
+def _book_pdfs(
+    game_id: str,
+    books: Mapping[str, Book],
+    faces: list[Face],
+    measure: Measure,
+    options: BuildOptions,
+) -> dict[str, tuple[str, Writer]]:
+    """The rulebook PDFs: each language's book laid out once on each page size, and its A5
+    booklet imposed on each paper for a home printer, from that one A5 layout."""
+    from gachapress.publish.book_pdf import render_book_pdf
+    from gachapress.publish.booklet import impose_booklet
+
+    by_key = {face.key: face for face in faces}
+    art = [digest for face in faces for digest in art_digests(face)]
+
+    @cache
+    def layout(lang: str, size: str) -> bytes:
+        return render_book_pdf(books[lang], measure.fonts, by_key, size)
+
+    plan: dict[str, tuple[str, Writer]] = {}
+    for lang, book in books.items():
+        digest = hash_text(code_version(game_id), repr(book), repr(faces), *art)
+        for size in names.rulebook_sizes(options.papers):
+            plan[f"{game_id}/{names.rulebook_pdf(lang, size)}"] = (
+                hash_text(digest, size),
+                lambda path, lang=lang, size=size: path.write_bytes(layout(lang, size)),
+            )
+        for paper in options.papers:
+            plan[f"{game_id}/{names.rulebook_booklet_pdf(lang, paper)}"] = (
+                hash_text(digest, "booklet", paper),
+                lambda path, lang=lang, paper=paper: path.write_bytes(
+                    impose_booklet(layout(lang, names.BOOKLET), paper)
+                ),
+            )
+    return plan
+
+
 def _book_files(game_id: str, options: BuildOptions) -> list[FileRef]:
-    """What a game's rulebooks link: their PDF, the print-and-play PDFs this build makes, and
+    """What a game's rulebooks link: their PDFs, the print-and-play PDFs this build makes, and
     the exports already in out/ (``gachapress export``)."""
     from gachapress.book.model import FileRef
 
-    files = [FileRef(names.rulebook_pdf("{lang}"), "rulebook_pdf")]
+    files = [
+        FileRef(names.rulebook_pdf("{lang}", size), f"rulebook_pdf_{size}")
+        for size in names.rulebook_sizes(options.papers)
+    ]
+    files += [
+        FileRef(names.rulebook_booklet_pdf("{lang}", paper), f"rulebook_booklet_{paper}")
+        for paper in options.papers
+    ]
     files += [FileRef(names.pnp_pdf(game_id, paper), f"pdf_{paper}") for paper in options.papers]
     files += [
         FileRef(names.export_dir(target), "export_link", (("target", target),))

@@ -3,6 +3,8 @@ them and for the pages that link them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 #: The folder of a game's card faces.
 CARDS_DIR = "cards"
 #: The folder the exports write into (``export/<target>/``).
@@ -13,8 +15,25 @@ def rulebook_html(lang: str) -> str:
     return f"rulebook.{lang}.html"
 
 
-def rulebook_pdf(lang: str) -> str:
-    return f"rulebook.{lang}.pdf"
+#: The rulebook PDF every build makes: the A5 booklet, ready for a print shop.
+BOOKLET = "a5"
+
+
+def rulebook_pdf(lang: str, size: str = BOOKLET) -> str:
+    """``rulebook.<lang>.pdf`` for the A5 booklet, ``rulebook.<lang>.<size>.pdf`` for a book
+    laid out on a home printer's paper (``a4``, ``letter``)."""
+    return f"rulebook.{lang}.pdf" if size == BOOKLET else f"rulebook.{lang}.{size}.pdf"
+
+
+def rulebook_booklet_pdf(lang: str, paper: str) -> str:
+    """The A5 booklet imposed two pages a side of ``paper``, to print at home."""
+    return f"rulebook.{lang}.booklet-{paper}.pdf"
+
+
+def rulebook_sizes(papers: Sequence[str]) -> tuple[str, ...]:
+    """The page sizes of the rulebook PDFs a build makes: the booklet and each paper of the
+    print-and-play sheets (``build --paper``)."""
+    return (BOOKLET, *papers)
 
 
 def pnp_pdf(game_id: str, paper: str) -> str:

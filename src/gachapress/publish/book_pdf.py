@@ -1,18 +1,25 @@
-"""The PDF backend of the books: a print-ready rulebook, ``rulebook.<lang>.pdf``.
+"""The PDF backend of the books: a print-ready rulebook for each page size (see
+``build/names.py`` for the file names).
 
-A :class:`~gachapress.book.model.Book` set with reportlab's platypus on A5 pages (the size a
-publisher folds from A4/Letter sheets into a booklet), in the fonts the cards use, all embedded:
+A :class:`~gachapress.book.model.Book` set with reportlab's platypus, in one of the
+:data:`PAGE_SETUPS`: A5 (the size a publisher folds from A4/Letter sheets into a booklet, its
+pages padded with notes pages to a multiple of four, so that it saddle-stitches), or A4 and US
+Letter laid out at full size for home printers (larger type, margins a home printer can reach).
+The fonts are the ones the cards use, all embedded:
 Noto Sans for Latin text and IPAexGothic for Japanese (and for any character Noto Sans lacks).
 Every page is numbered; the contents list the sections and their parts with page numbers, and
-the PDF's outline (bookmarks) has every heading. Headings stay with what follows them, tables
-split between rows and repeat their header row, worked examples are not split, and the cards
-are drawn by the print-and-play's own painter (one PDF form per face, placed as often as shown).
+the PDF's outline (bookmarks) has every heading. A book is laid out in one pass: the contents
+know their entries beforehand, and their page numbers are forms filled in at the end.
+Headings stay with what follows them, tables split between rows and repeat their header row,
+worked examples are not split, and the cards are drawn by the print-and-play's own painter
+(one PDF form per face, placed as often as shown).
 """
 
 from __future__ import annotations
 
 import io
 import re
+from ast import literal_eval
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -42,19 +49,39 @@ from reportlab.platypus import (
     Spacer,
 )
 from reportlab.platypus import Table as PdfTable
-from reportlab.platypus.tableofcontents import TableOfContents
+from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
 
 from gachapress.book import model as m
 from gachapress.render.fonts import FontFile
 from gachapress.render.layout import Face
 from gachapress.render.pdf import MM, FacePainter
 
-PAGE_SIZES = {"a5": A5, "a4": A4, "letter": LETTER}
-#: The page size of the books: A5, two to a side of an A4 sheet folded into a booklet.
+
+@dataclass(frozen=True)
+class PageSetup:
+    """A book's page: its size, its margins (``bottom`` holds the page number, set halfway
+    down it), the scale of its type and pictures against A5's, and the multiple its page count
+    is padded to (a saddle-stitched booklet's four pages a sheet)."""
+
+    size: tuple[float, float]
+    margin: float
+    top: float
+    bottom: float
+    scale: float = 1.0
+    pages_multiple: int = 1
+
+
+#: The page setups by name. A5 is the print shop's booklet page; A4 and US Letter are printed
+#: at home: every mark 10 mm or more from the paper's edge (a home printer leaves 4 to 5 mm
+#: blank), and type a size up so that a line is not too long for its page.
+PAGE_SETUPS = {
+    "a5": PageSetup(A5, 13 * mm, 13 * mm, 15 * mm, pages_multiple=4),
+    "a4": PageSetup(A4, 20 * mm, 18 * mm, 24 * mm, scale=1.2),
+    "letter": PageSetup(LETTER, 20 * mm, 18 * mm, 24 * mm, scale=1.2),
+}
+#: The book every build makes: the A5 booklet.
 DEFAULT_SIZE = "a5"
-MARGIN = 13 * mm
-BOTTOM = 15 * mm
-#: The width of a card in a worked example, a card list, a gallery.
+#: The width of a card in a worked example, a card list, a gallery (on A5).
 CARD_WIDTHS = {"xs": 11 * mm, "s": 12 * mm, "m": 17 * mm}
 INK = colors.HexColor("#222222")
 MUTED = colors.HexColor("#5a5a66")
@@ -85,15 +112,33 @@ class Heading(Paragraph):
         self.toc = toc
 
 
+class PadPages(ActionFlowable):
+    """The end of a book whose page count is padded to a multiple: as many notes pages as
+    that takes follow the last page."""
+
+    def __init__(self, multiple: int) -> None:
+        super().__init__()
+        self.multiple = multiple
+
+    def apply(self, document: Any) -> None:
+        for _ in range(-document.page % self.multiple):
+            document.handle_nextPageTemplate("notes")
+            document.handle_pageBreak()
+            document.clean_hanging()  # begin the page now: it holds no flowable
+
+
 class _Document(BaseDocTemplate):
-    def __init__(self, target: io.BytesIO, book: m.Book, size: tuple[float, float], font: str):
+    def __init__(
+        self, target: io.BytesIO, book: m.Book, setup: PageSetup, font: str, bold: str
+    ) -> None:
+        size = setup.size
         super().__init__(
             target,
             pagesize=size,
-            leftMargin=MARGIN,
-            rightMargin=MARGIN,
-            topMargin=MARGIN,
-            bottomMargin=BOTTOM,
+            leftMargin=setup.margin,
+            rightMargin=setup.margin,
+            topMargin=setup.top,
+            bottomMargin=setup.bottom,
             title=book.title,
             author="gachapress",
             subject=book.ui.get("rulebook", ""),
@@ -102,21 +147,57 @@ class _Document(BaseDocTemplate):
             initialFontName=font,
         )
         self.font = font
+        self.bold = bold
+        self.setup = setup
+        self.notes = book.ui.get("notes", "")
         frame = Frame(
-            MARGIN, BOTTOM, size[0] - 2 * MARGIN, size[1] - MARGIN - BOTTOM, 0, 0, 0, 0, id="body"
+            setup.margin,
+            setup.bottom,
+            size[0] - 2 * setup.margin,
+            size[1] - setup.top - setup.bottom,
+            0,
+            0,
+            0,
+            0,
+            id="body",
         )
-        self.addPageTemplates([PageTemplate("page", [frame], onPage=self._folio)])
+        self.addPageTemplates(
+            [
+                PageTemplate("page", [frame], onPage=self._folio),
+                PageTemplate("notes", [frame], onPage=self._notes_page),
+            ]
+        )
         self.placed: list[Placed] = []
+        self.pages: dict[str, int] = {}  # each heading's page, by its key
 
     def beforeDocument(self) -> None:
         self.placed = []
+        self.pages = {}
 
     def _folio(self, canvas: Any, document: Any) -> None:
         canvas.saveState()
         canvas.setFont(self.font, 8)
         canvas.setFillColor(MUTED)
-        canvas.drawCentredString(self.pagesize[0] / 2, BOTTOM / 2, str(document.page))
+        canvas.drawCentredString(self.pagesize[0] / 2, self.setup.bottom / 2, str(document.page))
         canvas.restoreState()
+
+    def _notes_page(self, canvas: Any, document: Any) -> None:
+        """A page that pads the book: a small "Notes" heading over faint ruled lines."""
+        setup, (width, height) = self.setup, self.pagesize
+        canvas.saveState()
+        top = height - setup.top - 11 * setup.scale
+        canvas.setFont(self.bold, 10.5 * setup.scale)
+        canvas.setFillColor(ACCENT)
+        canvas.drawString(setup.margin, top, self.notes)
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.4)
+        step = 8 * mm * setup.scale
+        y = top - step
+        while y > setup.bottom:
+            canvas.line(setup.margin, y, width - setup.margin, y)
+            y -= step
+        canvas.restoreState()
+        self._folio(canvas, document)
 
     def afterFlowable(self, flowable: Flowable) -> None:
         heading = isinstance(flowable, Heading)
@@ -125,8 +206,45 @@ class _Document(BaseDocTemplate):
         if heading:
             self.canv.bookmarkPage(flowable.key)
             self.canv.addOutlineEntry(flowable.plain, flowable.key, flowable.level, closed=True)
-            if flowable.toc:
-                self.notify("TOCEntry", (flowable.level, flowable.plain, self.page, flowable.key))
+            self.pages[flowable.key] = self.page
+
+
+class Contents(TableOfContents):
+    """The contents, laid out in one pass: their entries are known before the book is (the
+    headings marked for them), and each entry's dots and page number are a form drawn where
+    they go and defined once the book is laid out (:meth:`finish`)."""
+
+    def __init__(self, **style: Any) -> None:
+        super().__init__(**style)
+        self.ends: dict[str, tuple[float, float, ParagraphStyle, float]] = {}
+
+    def set_entries(self, entries: Iterable[tuple[int, str, str]]) -> None:
+        """The entries (level, text, key), in order, before the book is laid out."""
+        self._lastEntries = [(level, text, 0, key) for level, text, key in entries]
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        size = super().wrap(availWidth, availHeight)
+
+        def entry_end(canvas: Any, kind: str, label: str) -> None:
+            _, level, key = label.split(",")
+            key = literal_eval(key)
+            x, y = canvas._curr_tx_info["cur_x"], canvas._curr_tx_info["cur_y"]
+            style = self.getLevelStyle(int(level))
+            self.ends[key] = (x, y, style, availWidth)
+            canvas.doForm(f"contents-{key}")
+            # the dots and the number link to the heading, as the entry's text does
+            canvas.linkRect("", key, (x, y, availWidth, y + style.leading), relative=1)
+
+        self.canv.setNamedCB("drawTOCEntryEnd", entry_end)
+        return size
+
+    def finish(self, canvas: Any, pages: Mapping[str, int]) -> None:
+        """Define each entry's form: dots, then the page its heading went to."""
+        for key, (x, y, style, width) in self.ends.items():
+            canvas.beginForm(f"contents-{key}", -1e4, -1e4, 1e4, 1e4)
+            canvas._curr_tx_info = {"cur_x": x, "cur_y": y}
+            drawPageNumbers(canvas, style, [(pages[key], None)], width, 0, " . ")
+            canvas.endForm()
 
 
 class FacePicture(Flowable):
@@ -238,8 +356,8 @@ class BookPdf:
         size: str = DEFAULT_SIZE,
     ) -> None:
         self.book = book
-        self.size = PAGE_SIZES[size]
-        self.width = self.size[0] - 2 * MARGIN
+        self.setup = PAGE_SETUPS[size]
+        self.width = self.setup.size[0] - 2 * self.setup.margin
         self.faces = faces
         self.japanese = fonts["ja"].name
         self.latin = _covered(fonts["regular"].path)
@@ -254,6 +372,10 @@ class BookPdf:
         self.cjk = book.lang in {"ja", "zh"}
         self.colon = "：" if self.cjk else ": "
         self.styles = self._styles(regular, bold)
+        for style in self.styles.values():  # A4 and Letter: the A5 type a size up
+            for name in ("fontSize", "leading", "spaceBefore", "spaceAfter", "rightIndent"):
+                setattr(style, name, getattr(style, name) * self.setup.scale)
+        self.toc: TableOfContents | None = None
 
     # -- styles -----------------------------------------------------------------------------
     def _styles(self, regular: str, bold: str) -> dict[str, ParagraphStyle]:
@@ -393,7 +515,10 @@ class BookPdf:
         face = self.faces.get(card.card_id)
         if face is None:
             return None
-        return FacePicture(face, CARD_WIDTHS.get(card.size, CARD_WIDTHS["s"]))
+        return FacePicture(face, self.card_width(card.size))
+
+    def card_width(self, size: str) -> float:
+        return CARD_WIDTHS.get(size, CARD_WIDTHS["s"]) * self.setup.scale
 
     def card_grid(self, cards: Sequence[m.CardPicture], *, captions: bool) -> Flowable | None:
         """Cards side by side, as many to a row as fit, each with its caption under it."""
@@ -408,7 +533,7 @@ class BookPdf:
             cells.append([drawing, self.text(label, "card")] if captions and label else [drawing])
         if not cells:
             return None
-        width = max(CARD_WIDTHS.get(c.size, CARD_WIDTHS["s"]) for c in cards) + 8 * mm
+        width = max(self.card_width(c.size) for c in cards) + 8 * mm
         per_row = max(1, int(self.width // width))
         rows = [cells[i : i + per_row] for i in range(0, len(cells), per_row)]
         if len(rows) > 1:
@@ -436,15 +561,17 @@ class BookPdf:
 
     def widths(self, cell: m.Cell, bold: bool) -> tuple[float, float]:
         """A cell's narrowest width (its longest word) and its width on one line, in points."""
-        pad = 6 + (9 if self.cjk else 0) + 2  # the padding, the room kept for a hanging glyph
+        # the padding, and the room kept for a hanging glyph
+        pad = 6 + (self.styles["body"].rightIndent if self.cjk else 0) + 2
         if cell.nodes and all(isinstance(n, m.CardPicture) for n in cell.nodes):
-            width = sum(CARD_WIDTHS.get(n.size, CARD_WIDTHS["s"]) for n in cell.nodes) + pad
+            width = sum(self.card_width(n.size) for n in cell.nodes) + pad
             return width, width
         font = self.bold if bold else self.font
+        size = self.styles["cell"].fontSize
         lines = _plain(cell.nodes).split("\n")
         words = [w for line in lines for w in (line if self.cjk else line.split())] or [" "]
-        narrow = max(stringWidth(w, font, 7.5) for w in words)
-        return narrow + pad, max(stringWidth(line, font, 7.5) for line in lines) + pad
+        narrow = max(stringWidth(w, font, size) for w in words)
+        return narrow + pad, max(stringWidth(line, font, size) for line in lines) + pad
 
     def column_widths(self, table: m.Table, grid: list[tuple[m.Cell, ...]]) -> list[float]:
         """Each column as wide as its longest line, or, when the table would be wider than
@@ -547,7 +674,7 @@ class BookPdf:
         ]
         if book.header.summary:
             out.append(self.text(book.header.summary))
-        toc = TableOfContents(
+        toc = self.toc = Contents(
             levelStyles=[self.styles["toc0"], self.styles["toc1"]],
             dotsMinLevel=0,
             tableStyle=[  # no padding: the page numbers end at the frame's right edge
@@ -752,13 +879,21 @@ class BookPdf:
         story = self.front()
         for section in self.book.sections:
             story += self.section(section, toc)
-        return _keep_with_next(story, self.width)
+        if self.setup.pages_multiple > 1:
+            story.append(PadPages(self.setup.pages_multiple))
+        return _keep_with_next(story, self.width, self.setup.scale)
 
     def render(self) -> tuple[bytes, list[Placed]]:
         """The PDF's bytes, and where each flowable went (page, heading or not)."""
         target = io.BytesIO()
-        document = _Document(target, self.book, self.size, self.font)
-        document.multiBuild(self.story())
+        document = _Document(target, self.book, self.setup, self.font, self.bold)
+        story = self.story()
+        assert self.toc is not None
+        self.toc.set_entries(_toc_entries(story))
+        document._doSave = 0  # one pass (the contents know their entries), saved below
+        document.build(story)
+        self.toc.finish(document.canv, document.pages)
+        document.canv.save()
         return target.getvalue(), document.placed
 
 
@@ -769,7 +904,7 @@ def _table(data: list[list[Any]], font: str, style: list[tuple[Any, ...]], **kw:
     return table
 
 
-def _keep_with_next(story: list[Flowable], width: float) -> list[Flowable]:
+def _keep_with_next(story: list[Flowable], width: float, scale: float) -> list[Flowable]:
     """Headings and captions (styles that keep with the next) bound to what follows them, so
     that no page ends on one."""
     out: list[Flowable] = []
@@ -780,7 +915,7 @@ def _keep_with_next(story: list[Flowable], width: float) -> list[Flowable]:
             continue
         if pending and isinstance(flowable, PdfTable):
             # a long table may start low on a page: the heading only needs its first rows
-            need = sum(f.wrap(width, 1e6)[1] for f in pending) + TABLE_START
+            need = sum(f.wrap(width, 1e6)[1] for f in pending) + TABLE_START * scale
             for f in pending:  # or platypus binds them to the whole table itself
                 f.keepWithNext = 0
             out += [CondPageBreak(need), *pending, flowable]
@@ -792,6 +927,15 @@ def _keep_with_next(story: list[Flowable], width: float) -> list[Flowable]:
         else:
             out.append(flowable)
     return out + pending
+
+
+def _toc_entries(story: Iterable[Flowable]) -> Iterable[tuple[int, str, str]]:
+    """The contents' entries of the story's headings (level, text, key), in order."""
+    for flowable in story:
+        if isinstance(flowable, KeepTogether):
+            yield from _toc_entries(flowable._content)
+        elif isinstance(flowable, Heading) and flowable.toc:
+            yield flowable.level, flowable.plain, flowable.key
 
 
 def _cards(nodes: Iterable[m.Inline]) -> Iterable[m.CardPicture]:

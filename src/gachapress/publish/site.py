@@ -57,15 +57,25 @@ def index_context(
             }
             for lang in model.languages
         ]
+        books = [
+            (names.rulebook_pdf(lang, size), f"rulebook_pdf_{size}", lang)
+            for lang in model.languages
+            for size in names.rulebook_sizes(papers)
+        ]
+        books += [
+            (names.rulebook_booklet_pdf(lang, paper), f"rulebook_booklet_{paper}", lang)
+            for lang in model.languages
+            for paper in papers
+        ]
         links += [
             {
-                "href": f"{game.id}/{names.rulebook_pdf(lang)}",
-                "text": words.ui("rulebook_pdf"),
+                "href": f"{game.id}/{name}",
+                "text": words.ui(label),
                 "language": strings.lookup(("ui", f"lang_{lang}"), lang)
                 or words.ui(f"lang_{lang}"),
                 "hreflang": lang,
             }
-            for lang in model.languages
+            for name, label, lang in books
         ]
         links += [
             {

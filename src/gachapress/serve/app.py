@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from gachapress.build import names
 from gachapress.build.builder import PAPERS, BuildOptions, load_game_data
 from gachapress.errors import RulesError
 from gachapress.render.fonts import japanese_font_path
@@ -153,8 +154,14 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
                 count = await asyncio.to_thread(sheets.page_count, pdf)
                 papers.append({"id": paper, "pdf": pdf.name, "pages": count,
                                "version": sheets.pdf_digest(pdf)})
+        books = []
+        for size in names.rulebook_sizes(PAPERS):
+            for pdf in sorted((out / game).glob(names.rulebook_pdf("*", size))):
+                if pdf.name not in (book["pdf"] for book in books):
+                    count = await asyncio.to_thread(sheets.page_count, pdf)
+                    books.append({"pdf": pdf.name, "pages": count})
         template = PAGES.get_template("sheets.html.j2")
-        return page(template.render(game=game, papers=papers))
+        return page(template.render(game=game, papers=papers, books=books))
 
     async def sheet_picture(request: Request) -> Response:
         game, paper = known(request), request.path_params["paper"]

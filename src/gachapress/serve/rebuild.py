@@ -14,6 +14,7 @@ from gachapress.build.outdir import OutputError
 REBUILD_MODULES = (
     "gachapress.checks",
     "gachapress.publish.book_pdf",
+    "gachapress.publish.booklet",
     "gachapress.publish.pnp",
     "gachapress.publish.site",
     "gachapress.publish.stats",
