@@ -10,13 +10,14 @@ from functools import cache
 import pypdf
 import pypdfium2
 import pytest
+from reportlab.lib.styles import ParagraphStyle
 
 from gachapress.book import model as m
 from gachapress.book.build import build_books
 from gachapress.book.words import StringTable, source_templates_dir
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
-from gachapress.publish.book_pdf import BOTTOM, MARGIN, BookPdf, Placed
+from gachapress.publish.book_pdf import BOTTOM, MARGIN, BookPdf, Paragraph, Placed, _Document
 from gachapress.render.faces import game_faces
 from gachapress.render.fonts import cache_dir
 from gachapress.render.metrics import Measure
@@ -140,3 +141,38 @@ def test_japanese_book_text_is_japanese() -> None:
     assert squash(book.title) in text
     assert squash(book.ui["engine_agrees"]) in text
     assert re.search(r"[\u3040-\u30ff]{10}", text)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_quick_layout_passes_make_the_bytes_of_platypus_multibuild(lang: str) -> None:
+    """The book is laid out in passes that draw nothing and from lines broken once per width;
+    the PDF is the one platypus's own multiBuild makes, byte for byte."""
+    game = load_rules("gachapon-trick")
+    measure = Measure(cache_dir(ROOT / "build"))
+    decks = game_faces(game, TEMPLATES, load_presets(TEMPLATES / "print.yaml"), measure)
+    faces = {f.key: f for d in decks for f in [*(face for face, _ in d.fronts), d.back]}
+    book = build_books(game, StringTable.load(TEMPLATES))[lang]
+    quick = BookPdf(book, measure.fonts, faces)
+    reference = BookPdf(book, measure.fonts, faces)
+    target = io.BytesIO()
+    document = _Document(target, book, reference.size, reference.font)
+    document.multiBuild(reference.story())
+    assert quick.render()[0] == target.getvalue()
+
+
+def test_a_split_paragraph_breaks_its_lines_as_a_fresh_one() -> None:
+    """Platypus's split adds a space to the last word of each line it keeps; lines kept from
+    an earlier wrap must not carry it into the next one."""
+    style = ParagraphStyle("ja", fontName="Helvetica", fontSize=9, leading=12, wordWrap="CJK")
+    text = "あいうえお<b>かきくけこ</b>" * 12  # two fonts: lines of words
+    paragraph = Paragraph(text, style)
+    paragraph.wrap(100, 1000)
+    paragraph.split(100, 40)
+    paragraph.wrap(100, 1000)
+    fresh = Paragraph(text, style)
+    fresh.wrap(100, 1000)
+    assert _line_texts(paragraph) == _line_texts(fresh)
+
+
+def _line_texts(paragraph: Paragraph) -> list[str]:
+    return ["".join(word.text for word in line.words) for line in paragraph.blPara.lines]

@@ -12,6 +12,7 @@ are drawn by the print-and-play's own painter (one PDF form per face, placed as 
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -38,9 +39,9 @@ from reportlab.platypus import (
     ListFlowable,
     ListItem,
     PageTemplate,
-    Paragraph,
     Spacer,
 )
+from reportlab.platypus import Paragraph as PlatypusParagraph
 from reportlab.platypus import Table as PdfTable
 from reportlab.platypus.tableofcontents import TableOfContents
 
@@ -63,6 +64,9 @@ RULE = colors.HexColor("#c9c9d6")
 #: The room a table needs below its heading: its header row and its first rows.
 TABLE_START = 90
 SOFT = colors.HexColor("#f3f1f8")
+#: The passes that only lay the book out (see ``_Document.lay_out``); at most this many more.
+LAYOUT_PASSES = 2
+MAX_PASSES = 10
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,28 @@ class Placed:
 
     page: int
     heading: bool
+
+
+class Paragraph(PlatypusParagraph):
+    """A paragraph that breaks its lines once per width: platypus wraps every paragraph again
+    on each pass, and again for each measure of the table, list or kept group it is in."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        wraps = self.__dict__.setdefault("_wraps", {})
+        if availWidth in wraps:
+            self.width, self.height, self.blPara, self._wrapWidths = wraps[availWidth]
+            return self.width, self.height
+        size = super().wrap(availWidth, availHeight)
+        if hasattr(self, "blPara"):  # else the width could hold nothing: nothing was broken
+            wraps[availWidth] = (self.width, self.height, self.blPara, self._wrapWidths)
+        return size
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        """Platypus's split, from lines broken afresh: a split edits the lines it cuts (a space
+        after the last word of each), which must not reach a later wrap."""
+        if self.__dict__.pop("_wraps", None) and hasattr(self, "blPara"):
+            super().wrap(self.width, availHeight)
+        return super().split(availWidth, availHeight)
 
 
 class Heading(Paragraph):
@@ -83,6 +109,26 @@ class Heading(Paragraph):
         self.level = level
         self.key = key
         self.toc = toc
+
+
+class _Frame(Frame):
+    """A frame that, in a layout pass (``dry``), places flowables without drawing them: what a
+    flowable draws never moves what follows it."""
+
+    dry = False
+
+    def add(self, flowable: Flowable, canv: Any, trySplit: int = 0) -> int:
+        if not self.dry:
+            return self._add(flowable, canv, trySplit)
+        flowable.drawOn = _undrawn  # shadows the method for this one placing
+        try:
+            return self._add(flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
+
+
+def _undrawn(*_args: Any, **_kw: Any) -> None:
+    """What a flowable draws in a layout pass: nothing."""
 
 
 class _Document(BaseDocTemplate):
@@ -102,11 +148,37 @@ class _Document(BaseDocTemplate):
             initialFontName=font,
         )
         self.font = font
-        frame = Frame(
+        self.frame_ = _Frame(
             MARGIN, BOTTOM, size[0] - 2 * MARGIN, size[1] - MARGIN - BOTTOM, 0, 0, 0, 0, id="body"
         )
-        self.addPageTemplates([PageTemplate("page", [frame], onPage=self._folio)])
+        self.addPageTemplates([PageTemplate("page", [self.frame_], onPage=self._folio)])
         self.placed: list[Placed] = []
+
+    def lay_out(self, story: list[Flowable]) -> None:
+        """``multiBuild``'s passes until the contents' page numbers hold, the first two only
+        laying the pages out (the contents are empty, then their numbers are those of a book
+        without contents, so neither pass can be the last), the rest drawn: the last pass, the
+        one saved, is the pass ``multiBuild`` would save."""
+        self._indexingFlowables = [thing for thing in story if thing.isIndexing()]
+        self._doSave = 0
+        edits: list[tuple[Any, ...]] = []
+        self._multiBuildEdits = edits.append
+        for passes in itertools.count(1):
+            self.frame_.dry = passes <= LAYOUT_PASSES
+            for indexing in self._indexingFlowables:
+                indexing.beforeBuild()
+            self.build(story[:])
+            for indexing in self._indexingFlowables:
+                indexing.afterBuild()
+            if self._allSatisfied() and not self.frame_.dry:
+                self.canv.save()
+                break
+            if passes > MAX_PASSES:
+                raise IndexError(f"the contents did not settle in {MAX_PASSES} passes")
+            while edits:
+                edit = edits.pop(0)
+                edit[0](*edit[1:])
+        del self._multiBuildEdits
 
     def beforeDocument(self) -> None:
         self.placed = []
@@ -668,7 +740,7 @@ class BookPdf:
         """The PDF's bytes, and where each flowable went (page, heading or not)."""
         target = io.BytesIO()
         document = _Document(target, self.book, self.size, self.font)
-        document.multiBuild(self.story())
+        document.lay_out(self.story())
         return target.getvalue(), document.placed
 
 
