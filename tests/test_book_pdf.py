@@ -3,6 +3,7 @@ extractable, a contents page listing the sections, no page ending on a heading."
 
 from __future__ import annotations
 
+import copy
 import io
 import re
 from functools import cache
@@ -17,7 +18,15 @@ from gachapress.book.build import build_books
 from gachapress.book.words import StringTable, source_templates_dir
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
-from gachapress.publish.book_pdf import BOTTOM, MARGIN, BookPdf, Paragraph, Placed, _Document
+from gachapress.publish.book_pdf import (
+    BOTTOM,
+    MARGIN,
+    BookPdf,
+    Paragraph,
+    Placed,
+    _Document,
+    _Frame,
+)
 from gachapress.render.faces import game_faces
 from gachapress.render.fonts import cache_dir
 from gachapress.render.metrics import Measure
@@ -176,3 +185,13 @@ def test_a_split_paragraph_breaks_its_lines_as_a_fresh_one() -> None:
 
 def _line_texts(paragraph: Paragraph) -> list[str]:
     return ["".join(word.text for word in line.words) for line in paragraph.blPara.lines]
+
+
+def test_a_copied_frame_shares_nothing_that_can_change() -> None:
+    """Platypus measures lists on a deep copy of the frame: the quick copy must not let the
+    copy's frame backgrounds (its one list) reach the frame itself."""
+    frame = _Frame(0, 0, 100, 100)
+    frame._frameBGs = []
+    twin = copy.deepcopy(frame)
+    twin._frameBGs.append("background")
+    assert frame._frameBGs == [] and twin._x1 == frame._x1

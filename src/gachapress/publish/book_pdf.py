@@ -11,6 +11,7 @@ are drawn by the print-and-play's own painter (one PDF form per face, placed as 
 
 from __future__ import annotations
 
+import copy
 import io
 import itertools
 import re
@@ -116,6 +117,15 @@ class _Frame(Frame):
     flowable draws never moves what follows it."""
 
     dry = False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Frame:
+        """A deep copy that copies only what is not a number or a string: platypus copies the
+        frame each time it measures a list or a kept group, and nearly all it holds is numbers."""
+        twin = copy.copy(self)
+        for name, value in vars(self).items():
+            if not isinstance(value, int | float | str | None):
+                setattr(twin, name, copy.deepcopy(value, memo))
+        return twin
 
     def add(self, flowable: Flowable, canv: Any, trySplit: int = 0) -> int:
         if not self.dry:
