@@ -182,3 +182,46 @@ def test_a_game_is_loaded_once_per_content_of_its_folder(tmp_path: Path) -> None
     game = rules / "rps-fire" / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert load_game_data("rps-fire", rules) is not first
+
+
+def test_art_drawings_are_read_once_per_machine_and_again_when_damaged_or_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reportlab.graphics import renderPDF
+    from reportlab.pdfgen.canvas import Canvas
+    from svglib import svglib
+
+    from gachapress.render import art
+
+    read: list[int] = []
+    real = svglib.svg2rlg
+
+    def counting(*args: object, **kwargs: object) -> object:
+        read.append(1)
+        return real(*args, **kwargs)
+
+    def drawn(drawing: object) -> bytes:
+        target = io.BytesIO()
+        canvas = Canvas(target, invariant=1)
+        renderPDF.draw(drawing, canvas, 0, 0)
+        canvas.save()
+        return target.getvalue()
+
+    monkeypatch.setattr(svglib, "svg2rlg", counting)
+    monkeypatch.setenv("GACHAPRESS_CACHE_DIR", str(tmp_path))
+    source = "openmoji:1F98A"
+    art.reportlab_drawing.cache_clear()
+    first = drawn(art.reportlab_drawing(source))
+    art.reportlab_drawing.cache_clear()  # as a new process would
+    assert drawn(art.reportlab_drawing(source)) == first
+    assert read == [1]
+    (stored,) = (tmp_path / "art").iterdir()
+    stored.write_bytes(stored.read_bytes()[:-10])  # a damaged disk
+    art.reportlab_drawing.cache_clear()
+    assert drawn(art.reportlab_drawing(source)) == first
+    assert read == [1, 1]
+    monkeypatch.setattr(art, "DRAWINGS", "drawings-v0")  # made by another version
+    art.reportlab_drawing.cache_clear()
+    assert drawn(art.reportlab_drawing(source)) == first
+    assert read == [1, 1, 1]
+    art.reportlab_drawing.cache_clear()
