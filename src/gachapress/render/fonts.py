@@ -82,16 +82,22 @@ def cache_dir(build_dir: Path) -> Path:
 
 def cached_subset(font: Path, recipe: str, characters: str, make: Callable[[], bytes]) -> bytes:
     """The bytes ``make`` returns (a subset of ``font`` to ``characters`` as ``recipe`` says),
-    made once per machine: kept in the user's cache under a hash of the font's bytes, the
-    recipe, fontTools' version and the characters, each file led by its own digest so that a
-    damaged one is made again. Without a user cache it is simply made."""
+    made once per machine: kept in the user's cache (see ``cached_bytes``) under a hash of the
+    font's bytes, the recipe, fontTools' version and the characters. Without a user cache it
+    is simply made."""
     folder = user_cache_dir()
     if folder is None:
         return make()
-    key = hashlib.sha256(
-        "\0".join((_file_digest(font), recipe, version("fonttools"), characters)).encode()
-    ).hexdigest()
-    target = folder / "subsets" / f"{key[:32]}.bin"
+    key = "\0".join((_file_digest(font), recipe, version("fonttools"), characters))
+    return cached_bytes(folder / "subsets", key, make)
+
+
+def cached_bytes(folder: Path, key: str, make: Callable[[], bytes]) -> bytes:
+    """The bytes ``make`` returns, kept in ``folder`` under a hash of ``key`` (what they are
+    made from, versions included), each file led by its own digest so that a damaged one is
+    made again; a cache that cannot be written is only not kept."""
+    name = hashlib.sha256(key.encode()).hexdigest()
+    target = folder / f"{name[:32]}.bin"
     try:
         stored = target.read_bytes()
         if stored[:64].decode("ascii") == hashlib.sha256(stored[64:]).hexdigest():
@@ -105,7 +111,7 @@ def cached_subset(font: Path, recipe: str, characters: str, make: Callable[[], b
         temporary.write_bytes(hashlib.sha256(data).hexdigest().encode("ascii") + data)
         temporary.replace(target)
     except OSError:
-        temporary.unlink(missing_ok=True)  # a cache that cannot be written is only not kept
+        temporary.unlink(missing_ok=True)
     return data
 
 
