@@ -15,6 +15,9 @@ ICON = re.compile(r":([a-z][a-z0-9-]*):")
 NO_LINE_START = set(
     "、。，．・：；？！ー）」』】〕〉》”’ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
 )
+#: Characters a Japanese line may not end with: opening brackets, and a currency sign
+#: stays with its amount.
+NO_LINE_END = set("（「『【〔〈《“‘¥￥")
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,9 @@ def _tokens(text: str, japanese: bool) -> list[str]:
         if japanese and not part.isspace() and not ICON.fullmatch(part):
             for char in part:  # a Japanese line may break between any two characters
                 if tokens and (
-                    char in NO_LINE_START or (_is_latin(char) and _is_latin(tokens[-1][-1:]))
+                    char in NO_LINE_START
+                    or tokens[-1][-1] in NO_LINE_END
+                    or (_is_latin(char) and _is_latin(tokens[-1][-1]))
                 ):
                     tokens[-1] += char
                 else:
@@ -101,7 +106,8 @@ def _tokens(text: str, japanese: bool) -> list[str]:
 
 
 def _is_latin(char: str) -> bool:
-    return char.isascii() and char.isalnum()
+    """A character of a Latin word or a number ("1,000", "+10%"): not broken inside."""
+    return char.isascii() and not char.isspace()
 
 
 def _wrap(
