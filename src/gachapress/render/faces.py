@@ -96,7 +96,11 @@ def game_faces(
         shape = presets.shapes[deck_layout.shape]
         fronts = []
         for index, card in enumerate(deck.faces()):
-            context = card_context(game, deck_id, card, lang)
+            try:
+                context = card_context(game, deck_id, card, lang)
+            except PlaceholderError as exc:  # the placeholders check says where, in each text
+                mark = game.where((*game.card_path(card.id), "text"))
+                raise RulesError([mark.problem(f"card {card.id!r}: {exc}")]) from None
             try:
                 art = card_art(game, card)
             except artwork.ArtError as exc:

@@ -307,6 +307,11 @@ def _art(ref: str, icons: dict[str, str], card_art: str | None) -> str | None:
     return f"openmoji:{icons[name]}" if kind == "icon" else ref
 
 
+def _is_cjk(char: str) -> bool:
+    """A character of Japanese text (kana, kanji, full-width forms and punctuation)."""
+    return ord(char) >= 0x2E80
+
+
 def _text(
     index: int,
     element: Element,
@@ -320,6 +325,8 @@ def _text(
     text = fill(element.text_in(lang), context | {"lang": language}, language)
     if not text.strip():
         return []
+    if language == "ja" and not any(_is_cjk(char) for char in text):
+        language = "en"  # a number or a Latin word on a Japanese card: set as Latin text
     role = role_for(element.font, language)
     if measure.missing(text, role):  # e.g. full-width punctuation in a Latin font: use the
         role = "ja"  # Japanese font, which also sets Latin text

@@ -4,7 +4,7 @@ with inline icons (``:rock:``) set on the baseline as if they were words."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from gachapress.render.metrics import Measure
@@ -93,9 +93,7 @@ def _tokens(text: str, japanese: bool) -> list[str]:
         if japanese and not part.isspace() and not ICON.fullmatch(part):
             for char in part:  # a Japanese line may break between any two characters
                 if tokens and (
-                    char in NO_LINE_START
-                    or tokens[-1][-1] in NO_LINE_END
-                    or (_is_latin(char) and _is_latin(tokens[-1][-1]))
+                    char in NO_LINE_START or (_is_latin(char) and _is_latin(tokens[-1][-1:]))
                 ):
                     tokens[-1] += char
                 else:
@@ -106,7 +104,19 @@ def _tokens(text: str, japanese: bool) -> list[str]:
 
 
 def _is_latin(char: str) -> bool:
-    """A character of a Latin word or a number ("1,000", "+10%"): not broken inside."""
+    return char.isascii() and char.isalnum()
+
+
+def _glued(before: str, after: str) -> bool:
+    """True when a Japanese line may not break between two tokens: after an opening bracket or
+    a currency sign, or inside a number or Latin word with its signs ("1,000", "+10%")."""
+    if not before or not after or before[-1].isspace() or after[0].isspace():
+        return False
+    last, first = before[-1], after[0]
+    return last in NO_LINE_END or (_is_word(last) and _is_word(first))
+
+
+def _is_word(char: str) -> bool:
     return char.isascii() and not char.isspace()
 
 
@@ -116,22 +126,37 @@ def _wrap(
     lines: list[tuple[float, list[Run]]] = []
     for paragraph in text.split("\n"):
         runs: list[Run] = []
+        tokens: list[str] = []  # of ``runs`` (with the space before them), for the glue
         x = 0.0
+        previous = ""
         for token in _tokens(paragraph, japanese):
             if token.isspace():
                 if runs:
                     x += measure.width(" ", role, size)
+                previous = token
                 continue
             icon = ICON.fullmatch(token)
             token_width = size * PT * 1.1 if icon else measure.width(token, role, size)
             if runs and x + token_width > width:
-                lines.append((_end(runs), runs))
-                runs, x = [], 0.0
+                keep = len(runs)
+                if japanese and _glued(previous, token):  # break before the glued tokens
+                    while keep > 1 and _glued(tokens[keep - 2], tokens[keep - 1]):
+                        keep -= 1
+                    keep -= 1
+                carried = runs[keep:] if keep > 0 else []
+                kept = runs[:keep] if keep > 0 else runs
+                lines.append((_end(kept), kept))
+                start = carried[0].x if carried else 0.0
+                runs = [replace(run, x=run.x - start) for run in carried]
+                tokens = [tokens[keep].lstrip(), *tokens[keep + 1 :]] if carried else []
+                x = _end(runs)
             if icon:
                 runs.append(Run(x, token_width, icon=icon.group(1)))
             else:
                 runs.append(Run(x, token_width, text=token))
+            tokens.append(token if not previous.isspace() else " " + token)
             x += token_width
+            previous = token
         lines.append((_end(runs), runs))
     return [(line_width, _merge(runs)) for line_width, runs in lines]
 
