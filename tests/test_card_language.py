@@ -253,3 +253,17 @@ def test_japanese_lines_do_not_end_on_an_opening_bracket_nor_split_a_number(
         assert line[-1] not in NO_LINE_END, lines
     for number in ("¥1,000", "+10%"):
         assert any(number in line for line in lines), lines
+
+
+def test_gotcha_printed_in_english_has_english_cards_only() -> None:
+    """GOTCHA!'s cards are Japanese with English second lines; printed in English they hold
+    no Japanese (its second lines and labels are drawn for Japanese cards only)."""
+    game = load_rules("gotcha")
+    faces = [
+        face
+        for deck in game_faces(game, ROOT / "templates", PRESETS, MEASURE, "en")
+        for face in [*(f for f, _ in deck.fronts), deck.back]
+    ]
+    texts = [line.text for face in faces for line in _lines(face)]
+    assert "Apprentice Knight" in texts
+    assert [text for text in texts if JAPANESE.search(text)] == []

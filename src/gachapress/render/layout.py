@@ -70,6 +70,9 @@ class Element(Strict):
     the card language's is drawn."""
     lang: Lang | None = None
     """The language of the text (default: the card language)."""
+    langs: list[Lang] | None = None
+    """Drawn only on cards printed in one of these languages (a second-language line that the
+    card's own language makes redundant); default: in every language."""
     font: Literal["regular", "bold"] = "regular"
     size: Annotated[float, Field(gt=0, le=72)] = 9
     min_size: Annotated[float, Field(gt=0, le=72)] | None = None
@@ -234,6 +237,8 @@ def resolve_face(
         return resolved
 
     for index, element in enumerate(layout.elements):
+        if element.langs is not None and lang not in element.langs:
+            continue
         if element.when and not _value(context, element.when):
             continue
         if element.unless and _value(context, element.unless):
