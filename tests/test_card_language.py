@@ -267,3 +267,12 @@ def test_gotcha_printed_in_english_has_english_cards_only() -> None:
     texts = [line.text for face in faces for line in _lines(face)]
     assert "Apprentice Knight" in texts
     assert [text for text in texts if JAPANESE.search(text)] == []
+
+
+def test_the_preview_gallery_names_the_cards_in_the_card_language() -> None:
+    from gachapress.serve.gallery import game_gallery
+
+    game = load_rules("rps-fire")
+    default, japanese = game_gallery(game), game_gallery(game, "ja")
+    assert default[0].faces[0].name == "Rock"
+    assert japanese[0].faces[0].name == "グー" and japanese[0].name == "山札"

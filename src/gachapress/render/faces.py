@@ -187,7 +187,7 @@ def _layout_problems(
                     continue
                 # The layout's own language sets its floor; another card language's is applied
                 # when it is drawn (``layout._text``).
-                floor = READABLE.get(element.lang or game.model.languages[0], READABLE["en"])
+                floor = READABLE.get(element.lang or game.model.card_language(), READABLE["en"])
                 for key in ("size", "min_size"):
                     if (getattr(element, key) or floor) < floor:
                         at = ("decks", deck_id, side, "elements", i, key)  # or the element
