@@ -148,7 +148,7 @@ class BookBuilder:
         """A model text in this page's language, its placeholders filled (check verified them);
         ``card``: the card the text is on, whose fields it may name as ``{card.path}``."""
         data = self.data if card is None else card_data(self.game.model, self.data, card)
-        return tidy(fill(value[self.lang], data), self.lang)
+        return tidy(fill(value[self.lang], data, self.lang), self.lang)
 
     def ui(self, key: str, **values: Any) -> str:
         return self.words.ui(key, **values)
@@ -157,7 +157,7 @@ class BookBuilder:
         """A book text, placeholders filled (from ``data``, the model's by default), as blocks;
         a bad placeholder is a located error."""
         try:
-            filled = fill(value[self.lang], self.data if data is None else data)
+            filled = fill(value[self.lang], self.data if data is None else data, self.lang)
         except PlaceholderError as exc:
             raise RulesError(
                 [self.game.where((*path, self.lang)).problem(f"placeholder: {exc}")]

@@ -48,6 +48,8 @@ class BuildOptions:
     papers: tuple[str, ...] = PAPERS
     back_offset: tuple[float, float] = (0.0, 0.0)
     ink: Literal["normal", "low"] = "normal"
+    lang: str | None = None
+    """The card language (``--lang``); None: each game's first language."""
 
     @property
     def build_dir(self) -> Path:
@@ -308,6 +310,7 @@ def _inputs_hash(game_id: str, options: BuildOptions) -> str:
         repr(options.back_offset),
         options.ink,
         repr(_exports(game_id, options.out)),  # the rulebooks link them
+        *([options.lang] if options.lang else []),  # without --lang, as built before it existed
     )
 
 
@@ -338,7 +341,7 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
 
     presets = load_presets(options.templates / "print.yaml")
     measure = Measure(cache_dir(options.build_dir))
-    decks = game_faces(game, options.templates, presets, measure)
+    decks = game_faces(game, options.templates, presets, measure, options.lang)
     faces = [face for deck in decks for face, _ in deck.fronts] + [deck.back for deck in decks]
     css = font_css(faces, measure.fonts)
     code = code_version(game.id)

@@ -83,7 +83,7 @@ def placeholders(game: GameData) -> Iterator[Problem]:
             values = example_data(data, examples[path[:2]])
         for lang, line in text.items():
             try:
-                fill(line, values)
+                fill(line, values, lang)
             except PlaceholderError as exc:
                 yield game.where((*path, lang)).problem(f"placeholder: {exc}")
 
@@ -142,6 +142,9 @@ def _texts(value: Any, path: PathKey) -> Iterator[tuple[PathKey, dict[str, str]]
             key = field.alias or name
             if child is not None and _is_text(field.annotation):
                 yield (*path, key), child
+            elif child is not None and _is_text_map(field.annotation):  # words:
+                for name, text in child.items():
+                    yield (*path, key, name), text
             else:
                 yield from _texts(child, (*path, key))
     elif isinstance(value, list | tuple):
@@ -150,6 +153,11 @@ def _texts(value: Any, path: PathKey) -> Iterator[tuple[PathKey, dict[str, str]]
     elif isinstance(value, dict):
         for key, child in value.items():
             yield from _texts(child, (*path, key))
+
+
+def _is_text_map(annotation: Any) -> bool:
+    """A mapping of names to texts (``words:``)."""
+    return typing.get_origin(annotation) is dict and typing.get_args(annotation)[1:] == (Text,)
 
 
 def _is_text(annotation: Any) -> bool:

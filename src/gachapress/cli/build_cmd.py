@@ -12,8 +12,10 @@ import typer
 from gachapress.build.builder import PAPERS, BuildOptions, GameOutcome, build
 from gachapress.build.outdir import OutputError
 from gachapress.cli.common import (
+    LangOption,
     RootOption,
     build_progress,
+    check_card_language,
     print_problems,
     select_games,
 )
@@ -78,6 +80,7 @@ def build_command(
             help="low: print the backs and large colour fields of the PDFs as light tints.",
         ),
     ] = Ink.normal,
+    lang: LangOption = None,
     root: RootOption = Path("."),
 ) -> None:
     """Check the games, then write their card SVGs, print-and-play PDFs and rulebooks.
@@ -85,6 +88,7 @@ def build_command(
     Unchanged outputs are not rebuilt; a failure leaves the previous out/ untouched.
     """
     selected = select_games(games)
+    check_card_language(selected, root, lang)
     print_problems(unknown_folders(root / "rules"))
     options = BuildOptions(
         root=root,
@@ -92,6 +96,7 @@ def build_command(
         papers=PAPERS if paper is Paper.both else (paper.value,),
         back_offset=_offset(back_offset),
         ink=ink.value,
+        lang=lang,
     )
     started = time.perf_counter()
     try:

@@ -96,7 +96,8 @@ def _check_game(game: GameData, root: Path) -> bool:
 
 
 def _face_problems(game: GameData, root: Path) -> list[Problem]:
-    """Lay out every card face, as the build would: a text that does not fit fails here."""
+    """Lay out every card face in every language the game publishes, as `build --lang` would:
+    a text that does not fit fails here."""
     from gachapress.render.faces import game_faces, layout_path
     from gachapress.render.metrics import Measure
     from gachapress.render.presets import load_presets
@@ -106,7 +107,9 @@ def _face_problems(game: GameData, root: Path) -> list[Problem]:
         return []  # a project with rules only: nothing to lay out
     try:
         presets = load_presets(templates / "print.yaml")
-        game_faces(game, templates, presets, Measure(root / "build" / "fonts"))
+        measure = Measure(root / "build" / "fonts")
+        for lang in game.model.languages:
+            game_faces(game, templates, presets, measure, lang)
     except RulesError as exc:
         return exc.problems
     return []

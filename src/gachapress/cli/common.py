@@ -40,6 +40,35 @@ def select_games(names: list[str] | None) -> list[str]:
     return list(dict.fromkeys(names)) if names else list(GAME_IDS)
 
 
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        metavar="LANG",
+        help="Language of the card texts (faces, print-and-play PDFs, exports), one the game "
+        "lists under languages: (default: each game's first).",
+        show_default=False,
+    ),
+]
+
+
+def check_card_language(game_ids: list[str], root: Path, lang: str | None) -> None:
+    """Refuse (a usage error) a ``--lang`` that one of the games does not publish. A game that
+    does not load is left to the command, which reports its problems."""
+    from gachapress.build.builder import load_game_data
+    from gachapress.data.model import UnknownLanguage
+
+    if lang is None:
+        return
+    for game_id in game_ids:
+        try:
+            load_game_data(game_id, rules_dir(root)).model.card_language(lang)
+        except RulesError:
+            continue
+        except UnknownLanguage as exc:
+            raise typer.BadParameter(str(exc), param_hint="--lang") from None
+
+
 def print_problems(problems: list[Problem]) -> None:
     for problem in problems:
         typer.echo(problem.format(), err=True)

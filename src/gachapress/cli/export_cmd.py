@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gachapress.build.outdir import OutputError
-from gachapress.cli.common import RootOption, game_progress, print_problems, select_games
+from gachapress.cli.common import (
+    LangOption,
+    RootOption,
+    check_card_language,
+    game_progress,
+    print_problems,
+    select_games,
+)
 from gachapress.errors import RulesError
 from gachapress.export import TARGETS
 
@@ -63,6 +70,7 @@ def export_command(
             help="tts: where the images will be served from (default: the local files).",
         ),
     ] = None,
+    lang: LangOption = None,
     root: RootOption = Path("."),
 ) -> None:
     """Write files for a print shop or Tabletop Simulator into out/GAME/export/TARGET/.
@@ -74,8 +82,13 @@ def export_command(
     from gachapress.export.run import export
 
     selected = select_games(games)
+    check_card_language(selected, root, lang)
     options = ExportOptions(
-        root=root, out=out or root / "out", text_as_paths=text_as_paths, base_url=base_url
+        root=root,
+        out=out or root / "out",
+        text_as_paths=text_as_paths,
+        base_url=base_url,
+        lang=lang,
     )
     started = time.perf_counter()
     try:

@@ -22,6 +22,7 @@ _CHOICES: dict[str, tuple[str, ...] | None] = {
     "--paper": ("a4", "letter", "both"),
     "--ink": ("normal", "low"),
     "--jobs": None,
+    "--lang": None,  # a language a game does not publish matches no build: the full command
     "--back-offset": ("0,0",),  # another offset is parsed (and checked) by the full command
 }
 
@@ -79,5 +80,6 @@ def _build_options(args: list[str]) -> tuple[list[str], BuildOptions] | None:
         out=out,
         papers=PAPERS if paper == "both" else (paper,),
         ink=values.get("--ink", "normal"),  # type: ignore[arg-type]
+        lang=values.get("--lang"),
     )
     return list(dict.fromkeys(games)) if games else list(GAME_IDS), options

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from gachapress.build.builder import BuildOptions
-from gachapress.cli.common import RootOption, select_games
+from gachapress.cli.common import LangOption, RootOption, check_card_language, select_games
 
 #: Seconds an open request (an event stream) may hold up stopping.
 GRACE = 2
@@ -40,6 +40,7 @@ def serve(
         str,
         typer.Option("--host", help="Address to listen on; only this machine by default."),
     ] = "127.0.0.1",
+    lang: LangOption = None,
     root: RootOption = Path("."),
 ) -> None:
     """Preview the games in a browser while you edit them.
@@ -60,7 +61,8 @@ def serve(
     from gachapress.serve.rebuild import prepare
 
     selected = select_games(games)
-    options = BuildOptions(root=root, out=root / "out")
+    check_card_language(selected, root, lang)
+    options = BuildOptions(root=root, out=root / "out", lang=lang)
     preview = Preview(options, selected, report=lambda line: typer.echo(line, err=True))
     try:
         listener = socket.create_server(

@@ -287,6 +287,10 @@ class Book(Strict):
     turn_summaries: list[TurnSummary] = []
 
 
+class UnknownLanguage(ValueError):
+    """A card language that the game does not publish."""
+
+
 class GameBase(Strict):
     """The fields every game's rules share; each game adds its decks and parameters."""
 
@@ -303,6 +307,9 @@ class GameBase(Strict):
     playthroughs: list[Playthrough] = []
     clarifications: list[Clarification] = []
     book: Book | None = None
+    words: dict[Id, Text] = {}
+    """The game's own values (card types, kinds...) as a player reads them in each language:
+    ``{card.type|word}`` prints the word for the card's type in the text's language."""
 
     def deck_items(self) -> Iterator[tuple[str, DeckBase]]:
         """Each deck of the game with its id, in declaration order."""
@@ -324,6 +331,17 @@ class GameBase(Strict):
 
     def player_counts(self) -> list[int]:
         return sorted({n for mode in self.modes.values() for n in mode.players})
+
+    def card_language(self, requested: str | None = None) -> str:
+        """The language the cards are printed in: ``requested`` (``--lang``), else the game's
+        first language. UnknownLanguage when the game does not publish ``requested``."""
+        if requested is None:
+            return self.languages[0]
+        if requested not in self.languages:
+            raise UnknownLanguage(
+                f"{self.id} has no text in {requested!r} (languages: {', '.join(self.languages)})"
+            )
+        return requested
 
     def card_values(self, card: Card) -> dict[str, Any]:
         """Values a card's own texts may name besides its fields, as ``{card.<name>}`` (a game

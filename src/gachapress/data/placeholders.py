@@ -35,6 +35,9 @@ FORMATS: dict[str, Callable[[Any], str]] = {
     "capital": lambda v: str(v)[:1].upper() + str(v)[1:],
     "times": lambda v: {1: "once", 2: "twice"}.get(int(v), f"{int(v)} times"),  # English
 }
+#: The format that prints a value as the game's word for it in the text's language
+#: (``words:`` in the rules): ``{card.beats|word}`` is "チョキ" in a Japanese text.
+WORD = "word"
 #: Formats that take a word after a colon: ``{effect.count|plural:card}`` is "1 card" or
 #: "2 cards" (English; Japanese prose writes the counter itself, ``{effect.count}枚``).
 WORD_FORMATS: dict[str, Callable[[Any, str], str]] = {
@@ -89,14 +92,16 @@ def lookup(data: Any, path: str) -> Any:
     return node
 
 
-def fill(text: str, data: dict[str, Any]) -> str:
-    """``text`` with every placeholder replaced by its value."""
+def fill(text: str, data: dict[str, Any], lang: str | None = None) -> str:
+    """``text`` (written in ``lang``) with every placeholder replaced by its value."""
 
     def replace(match: re.Match[str]) -> str:
         whole, path, fmt, word = match.group(0), match.group(1), match.group(2), match.group(3)
         if path is None:
             return whole[0]
         value = lookup(data, path)
+        if fmt == WORD and word is None:
+            return _word(data, value, lang)
         if fmt is None:
             if isinstance(value, dict | list):
                 raise PlaceholderError(f"{path!r} is not a single value")
@@ -112,12 +117,25 @@ def fill(text: str, data: dict[str, Any]) -> str:
     return PLACEHOLDER.sub(replace, text)
 
 
+def _word(data: dict[str, Any], value: Any, lang: str | None) -> str:
+    """The game's word for ``value`` in ``lang`` (``words:``)."""
+    if lang is None:
+        raise PlaceholderError(f"the format {WORD!r} is for a text in one of the game's languages")
+    words = data.get("words", {})
+    if not isinstance(value, str) or value not in words:
+        known = ", ".join(words) or "none"
+        raise PlaceholderError(f"no word for {value!r} under words: (words: {known})")
+    if lang not in words[value]:
+        raise PlaceholderError(f"the word for {value!r} has no {lang!r} text")
+    return str(words[value][lang])
+
+
 def _format_help(fmt: str) -> str:
     if fmt in WORD_FORMATS:
         return f"the format {fmt!r} needs a word: {{path|{fmt}:card}}"
     if fmt in FORMATS:
         return f"the format {fmt!r} takes no word after a colon"
-    known = ", ".join([*FORMATS, *WORD_FORMATS])
+    known = ", ".join([*FORMATS, WORD, *WORD_FORMATS])
     return f"unknown format {fmt!r} (formats: {known})"
 
 
@@ -142,5 +160,5 @@ def card_texts(model: GameBase, card: Card) -> dict[str, str]:
     texts = dict(card.text or {})
     if any("{" in text for text in texts.values()):
         values = card_data(model, model_data(model), card)
-        texts = {lang: fill(text, values) for lang, text in texts.items()}
+        texts = {lang: fill(text, values, lang) for lang, text in texts.items()}
     return texts

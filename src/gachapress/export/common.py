@@ -37,6 +37,8 @@ class ExportOptions:
     text_as_paths: bool = False
     base_url: str | None = None
     """Where Tabletop Simulator fetches the images from (default: the local files)."""
+    lang: str | None = None
+    """The card language (``--lang``); None: the game's first language."""
 
     @property
     def templates(self) -> Path:
@@ -55,7 +57,8 @@ class Source:
 
     @property
     def lang(self) -> str:
-        return self.game.model.languages[0]
+        """The card language the faces were resolved in."""
+        return self.decks[0].lang
 
     @cached_property
     def outline_fonts(self) -> dict[str, Path]:

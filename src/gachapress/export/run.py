@@ -78,7 +78,7 @@ def load_source(game_id: str, options: ExportOptions) -> Source:
         raise RulesError(problems)
     presets = load_presets(options.templates / "print.yaml")
     measure = Measure(options.root / "build" / "fonts")
-    decks = game_faces(game, options.templates, presets, measure)
+    decks = game_faces(game, options.templates, presets, measure, options.lang)
     problems = list(_size_problems(options.templates / "print.yaml", presets, decks))
     if problems:
         raise RulesError(problems)

@@ -79,7 +79,7 @@ def impose(game: GameData, decks: list[DeckFaces], sheet: Sheet) -> list[PaperSh
         ]
         per_sheet = grid.columns * grid.rows
         chunks = [copies[i : i + per_sheet] for i in range(0, len(copies), per_sheet)]
-        names = [_deck_name(game, deck.deck) for deck in group]
+        names = [_deck_name(game, deck) for deck in group]
         label = " and ".join(names) if len(names) <= 2 else ", ".join(names)
         for number, chunk in enumerate(chunks, 1):
             out.append(
@@ -94,6 +94,7 @@ def impose(game: GameData, decks: list[DeckFaces], sheet: Sheet) -> list[PaperSh
     return out
 
 
-def _deck_name(game: GameData, deck_id: str) -> str:
-    name = game.model.deck(deck_id).name
-    return name.get("en", name[game.model.languages[0]])
+def _deck_name(game: GameData, deck: DeckFaces) -> str:
+    """The deck's name in the English instructions (else in its cards' language)."""
+    name = game.model.deck(deck.deck).name
+    return name.get("en", name[deck.lang])

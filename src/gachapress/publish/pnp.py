@@ -68,11 +68,12 @@ class PnpDocument:
         measure: Measure,
         back_offset: tuple[float, float],
         ink: Ink,
+        lang: str,
     ) -> None:
         if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET for v in back_offset):
             raise ValueError(f"back offset {back_offset} is not within {MAX_BACK_OFFSET:g} mm")
         self.game, self.sheet, self.measure, self.ink = game, sheet, measure, ink
-        self.lang = game.model.languages[0]
+        self.lang = lang  # of the cards' texts; the instructions are in English
         self.back_offset = back_offset
         self.canvas = Canvas(
             str(path),
@@ -431,7 +432,7 @@ def write_pnp(
             for deck in decks
         ]
     plan = impose(game, decks, sheet)
-    document = PnpDocument(path, game, sheet, measure, back_offset, ink)
+    document = PnpDocument(path, game, sheet, measure, back_offset, ink, decks[0].lang)
     document.instructions(plan)
     document.sheet_list(plan, measure.fonts)
     document.alignment(next((p for p in plan if p.shape.kind == "card"), plan[0]))

@@ -29,9 +29,11 @@ from gachapress.render.presets import PrintPresets
 
 @dataclass(frozen=True)
 class DeckFaces:
-    """A deck's faces: each distinct front with its count, and the deck's back."""
+    """A deck's faces: each distinct front with its count, and the deck's back, their texts in
+    the card language ``lang``."""
 
     deck: str
+    lang: str
     shape_id: str
     shape: Shape
     fronts: tuple[tuple[Face, int], ...]
@@ -71,15 +73,22 @@ def card_art(game: GameData, card: Card) -> str:
 
 
 def game_faces(
-    game: GameData, templates: Path, presets: PrintPresets, measure: Measure
+    game: GameData,
+    templates: Path,
+    presets: PrintPresets,
+    measure: Measure,
+    lang: str | None = None,
 ) -> list[DeckFaces]:
-    """Resolve every face of the game; RulesError (located in the layout file) on a bad layout."""
+    """Resolve every face of the game with its texts in the card language (``lang``, by default
+    the game's first: ``GameBase.card_language``); RulesError (located in the layout file) on a
+    bad layout or a text that does not fit its box. UnknownLanguage for a ``lang`` the game does
+    not publish."""
+    lang = game.model.card_language(lang)
     file = layout_path(templates, game.id)
     layout, where = load_layout(file)
-    problems = list(_layout_problems(game, layout, where, presets))
+    problems = list(_layout_problems(game, layout, where, presets, lang))
     if problems:
         raise RulesError(problems)
-    lang = game.model.languages[0]
     drawing = {"measure": measure, "lang": lang, "icons": layout.icons, "palette": layout.palette}
     decks = []
     for deck_id, deck in game.model.deck_items():
@@ -87,7 +96,11 @@ def game_faces(
         shape = presets.shapes[deck_layout.shape]
         fronts = []
         for index, card in enumerate(deck.faces()):
-            context = card_context(game, deck_id, card, lang)
+            try:
+                context = card_context(game, deck_id, card, lang)
+            except PlaceholderError as exc:  # the placeholders check says where, in each text
+                mark = game.where((*game.card_path(card.id), "text"))
+                raise RulesError([mark.problem(f"card {card.id!r}: {exc}")]) from None
             try:
                 art = card_art(game, card)
             except artwork.ArtError as exc:
@@ -131,7 +144,7 @@ def game_faces(
             raise RulesError(
                 [_element(where, deck_id, "back", exc).problem(f"back of {deck_id!r}: {exc}")]
             ) from None
-        decks.append(DeckFaces(deck_id, deck_layout.shape, shape, tuple(fronts), back))
+        decks.append(DeckFaces(deck_id, lang, deck_layout.shape, shape, tuple(fronts), back))
     return decks
 
 
@@ -140,7 +153,7 @@ def _element(where: Locations, deck_id: str, side: str, exc: FaceError) -> Mark:
 
 
 def _layout_problems(
-    game: GameData, layout: LayoutFile, where: Locations, presets: PrintPresets
+    game: GameData, layout: LayoutFile, where: Locations, presets: PrintPresets, lang: str
 ) -> Iterator[Problem]:
     if layout.game != game.id:
         yield where.at(("game",)).problem(f"layout for {layout.game!r}, expected {game.id!r}")
@@ -161,7 +174,20 @@ def _layout_problems(
             for i, element in enumerate(getattr(deck_layout, side).elements):
                 if element.kind != "text":
                     continue
-                floor = READABLE.get(element.lang or game.model.languages[0], READABLE["en"])
+                missing = [
+                    other
+                    for other in game.model.languages
+                    if isinstance(element.text, dict) and other not in element.text
+                ]
+                if missing:
+                    yield where.at(("decks", deck_id, side, "elements", i, "text")).problem(
+                        f"no text in {', '.join(missing)} (the game's languages: "
+                        f"{', '.join(game.model.languages)})"
+                    )
+                    continue
+                # The layout's own language sets its floor; another card language's is applied
+                # when it is drawn (``layout._text``).
+                floor = READABLE.get(element.lang or game.model.card_language(), READABLE["en"])
                 for key in ("size", "min_size"):
                     if (getattr(element, key) or floor) < floor:
                         at = ("decks", deck_id, side, "elements", i, key)  # or the element
@@ -181,7 +207,7 @@ def _layout_problems(
                         f"text box leaves the safe zone ({s} mm inside the "
                         f"{shape.width} x {shape.height} mm trim)"
                     )
-                for icon in _icons(element.text or ""):
+                for icon in _icons(element.text_in(lang)):
                     if icon not in layout.icons:
                         yield where.at(("decks", deck_id, side, "elements", i, "text")).problem(
                             f"unknown icon :{icon}: (icons: {', '.join(layout.icons)})"

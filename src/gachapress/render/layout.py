@@ -65,9 +65,14 @@ class Element(Strict):
     radius: Annotated[float, Field(ge=0, le=50)] = 0
     bleed: bool = False
     """A rect or ellipse that touches the trim edge is extended into the bleed there."""
-    text: str | None = None
+    text: str | dict[Lang, str] | None = None
+    """The text, or one text per language of the game (a label the layout itself writes):
+    the card language's is drawn."""
     lang: Lang | None = None
-    """The language of the text (default: the game's first language)."""
+    """The language of the text (default: the card language)."""
+    langs: list[Lang] | None = None
+    """Drawn only on cards printed in one of these languages (a second-language line that the
+    card's own language makes redundant); default: in every language."""
     font: Literal["regular", "bold"] = "regular"
     size: Annotated[float, Field(gt=0, le=72)] = 9
     min_size: Annotated[float, Field(gt=0, le=72)] | None = None
@@ -90,7 +95,15 @@ class Element(Strict):
             raise ValueError("'text' is for (and required by) text elements")
         if (self.kind == "art") != (self.art is not None):
             raise ValueError("'art' is for (and required by) art elements")
+        if isinstance(self.text, dict) and self.lang is not None:
+            raise ValueError("a text given in each language has no single 'lang'")
         return self
+
+    def text_in(self, lang: str) -> str:
+        """The element's text for cards printed in ``lang`` (KeyError when it has none)."""
+        if isinstance(self.text, dict):
+            return self.text[lang]
+        return self.text or ""
 
 
 class FaceLayout(Strict):
@@ -224,6 +237,8 @@ def resolve_face(
         return resolved
 
     for index, element in enumerate(layout.elements):
+        if element.langs is not None and lang not in element.langs:
+            continue
         if element.when and not _value(context, element.when):
             continue
         if element.unless and _value(context, element.unless):
@@ -297,6 +312,11 @@ def _art(ref: str, icons: dict[str, str], card_art: str | None) -> str | None:
     return f"openmoji:{icons[name]}" if kind == "icon" else ref
 
 
+def _is_cjk(char: str) -> bool:
+    """A character of Japanese text (kana, kanji, full-width forms and punctuation)."""
+    return ord(char) >= 0x2E80
+
+
 def _text(
     index: int,
     element: Element,
@@ -307,9 +327,11 @@ def _text(
     colour: str,
 ) -> list[Primitive]:
     language = element.lang or lang
-    text = fill(element.text or "", context | {"lang": language})
+    text = fill(element.text_in(lang), context | {"lang": language}, language)
     if not text.strip():
         return []
+    if language == "ja" and not any(_is_cjk(char) for char in text):
+        language = "en"  # a number or a Latin word on a Japanese card: set as Latin text
     role = role_for(element.font, language)
     if measure.missing(text, role):  # e.g. full-width punctuation in a Latin font: use the
         role = "ja"  # Japanese font, which also sets Latin text
@@ -317,14 +339,18 @@ def _text(
     if missing:
         raise PlaceholderError(f"no font has the characters {''.join(sorted(missing))!r}")
     x, y, w, h = element.box
+    # A layout drawn for one language may print another whose type needs more: raise its sizes
+    # to that language's floor (the layout check holds them to the layout's own language's).
+    floor = READABLE.get(language, READABLE["en"])
+    min_size = max(element.min_size or floor, floor)
     fitted = fit(
         measure,
         text,
         w,
         h,
         role=role,
-        size=element.size,
-        min_size=element.min_size or READABLE.get(language, READABLE["en"]),
+        size=max(element.size, floor),
+        min_size=min_size,
         align=element.align,
         valign=element.valign,
         line_height=element.line_height,
@@ -334,7 +360,7 @@ def _text(
         raise FaceError(
             index,
             f"text {element.text!r} ({text!r}) does not fit its {w:g} x {h:g} mm box even at "
-            f"{element.min_size or READABLE.get(language, READABLE['en']):g} pt",
+            f"{min_size:g} pt",
         )
     out: list[Primitive] = []
     for line in fitted.lines:

@@ -4,7 +4,7 @@ with inline icons (``:rock:``) set on the baseline as if they were words."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from gachapress.render.metrics import Measure
@@ -15,6 +15,9 @@ ICON = re.compile(r":([a-z][a-z0-9-]*):")
 NO_LINE_START = set(
     "、。，．・：；？！ー）」』】〕〉》”’ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
 )
+#: Characters a Japanese line may not end with: opening brackets, and a currency sign
+#: stays with its amount.
+NO_LINE_END = set("（「『【〔〈《“‘¥￥")
 
 
 @dataclass(frozen=True)
@@ -104,28 +107,56 @@ def _is_latin(char: str) -> bool:
     return char.isascii() and char.isalnum()
 
 
+def _glued(before: str, after: str) -> bool:
+    """True when a Japanese line may not break between two tokens: after an opening bracket or
+    a currency sign, or inside a number or Latin word with its signs ("1,000", "+10%")."""
+    if not before or not after or before[-1].isspace() or after[0].isspace():
+        return False
+    last, first = before[-1], after[0]
+    return last in NO_LINE_END or (_is_word(last) and _is_word(first))
+
+
+def _is_word(char: str) -> bool:
+    return char.isascii() and not char.isspace()
+
+
 def _wrap(
     measure: Measure, text: str, width: float, role: str, size: float, japanese: bool
 ) -> list[tuple[float, list[Run]]]:
     lines: list[tuple[float, list[Run]]] = []
     for paragraph in text.split("\n"):
         runs: list[Run] = []
+        tokens: list[str] = []  # of ``runs`` (with the space before them), for the glue
         x = 0.0
+        previous = ""
         for token in _tokens(paragraph, japanese):
             if token.isspace():
                 if runs:
                     x += measure.width(" ", role, size)
+                previous = token
                 continue
             icon = ICON.fullmatch(token)
             token_width = size * PT * 1.1 if icon else measure.width(token, role, size)
             if runs and x + token_width > width:
-                lines.append((_end(runs), runs))
-                runs, x = [], 0.0
+                keep = len(runs)
+                if japanese and _glued(previous, token):  # break before the glued tokens
+                    while keep > 1 and _glued(tokens[keep - 2], tokens[keep - 1]):
+                        keep -= 1
+                    keep -= 1
+                carried = runs[keep:] if keep > 0 else []
+                kept = runs[:keep] if keep > 0 else runs
+                lines.append((_end(kept), kept))
+                start = carried[0].x if carried else 0.0
+                runs = [replace(run, x=run.x - start) for run in carried]
+                tokens = [tokens[keep].lstrip(), *tokens[keep + 1 :]] if carried else []
+                x = _end(runs)
             if icon:
                 runs.append(Run(x, token_width, icon=icon.group(1)))
             else:
                 runs.append(Run(x, token_width, text=token))
+            tokens.append(token if not previous.isspace() else " " + token)
             x += token_width
+            previous = token
         lines.append((_end(runs), runs))
     return [(line_width, _merge(runs)) for line_width, runs in lines]
 

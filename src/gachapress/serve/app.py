@@ -66,7 +66,8 @@ class Preview:
 
     def _gallery(self, game: str) -> list[DeckGallery]:
         try:
-            return game_gallery(load_game_data(game, self.options.root / "rules"))
+            game_data = load_game_data(game, self.options.root / "rules")
+            return game_gallery(game_data, self.options.lang)
         except RulesError:  # saved again since the build: keep the last good gallery
             return self.galleries.get(game, [])
 

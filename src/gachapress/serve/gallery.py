@@ -26,9 +26,10 @@ class DeckGallery:
     back: Face
 
 
-def game_gallery(game: GameData) -> list[DeckGallery]:
-    """Each deck's faces and back, named and explained in the game's first language."""
-    lang = game.model.languages[0]
+def game_gallery(game: GameData, lang: str | None = None) -> list[DeckGallery]:
+    """Each deck's faces and back, named and explained in the card language (``lang``, by
+    default the game's first)."""
+    lang = game.model.card_language(lang)
     decks = []
     for deck_id, deck in game.model.deck_items():
         faces = tuple(

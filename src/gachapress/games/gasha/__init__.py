@@ -3,6 +3,7 @@
 from gachapress.games.gasha import checks
 from gachapress.games.gasha.bots import GreedyBot
 from gachapress.games.gasha.engine import GashaState, engine_options
+from gachapress.games.gasha.faces import face_context
 from gachapress.games.gasha.model import Gasha
 from gachapress.games.gasha.rules import RULES
 from gachapress.games.spec import EngineSpec, GameSpec
@@ -22,4 +23,5 @@ SPEC = GameSpec(
         "bonus-tokens": checks.bonus_tokens,
         "token-choices": checks.token_choices,
     },
+    face_context=face_context,
 )
