@@ -8,28 +8,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
-from itertools import repeat
-from operator import is_
 from typing import Any, ClassVar
 
 from gachapress.data.model import Card
-from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
+from gachapress.engine.core import (
+    OVER,
+    Action,
+    Game,
+    PhasedState,
+    card_ids,
+    permute_hidden,
+    take_card,
+)
 from gachapress.games.gachapon_trick import rules
 from gachapress.games.gachapon_trick.model import GachaponTrick, ToyCard
 
 PLAY, BUY, LAST, REFUND = "play", "buy", "last", "refund"
 DONE = Action("done")
 BUY_TOP = Action("buy", "top of deck")
-
-
-def _take(cards: list[Any], card: Any) -> None:
-    """Remove ``card`` from ``cards``: found by identity, in C (``list.remove`` would call the
-    cards' Python ``__eq__`` on every card before it); by equality when only an equal copy is
-    there (a hand a test dealt with cards of its own)."""
-    try:
-        del cards[list(map(is_, cards, repeat(card))).index(True)]
-    except ValueError:
-        cards.remove(card)
 
 
 class _Tables:
@@ -176,7 +172,7 @@ class GachaponState(PhasedState):
     # -- playing a trick (seed: "Game Play", "Changes for 2 Players") --------------------------
     def _play(self, card: ToyCard) -> None:
         seat = self.turn
-        _take(self.hands[seat], card)
+        take_card(self.hands[seat], card)
         self.trick_seats.append(seat)
         self.trick_cards.append(card)
         size = self.row.trick_cards
@@ -229,7 +225,7 @@ class GachaponState(PhasedState):
     def _buy(self, card: ToyCard) -> None:
         seat = self.turn
         self._pay(seat, card.cost)
-        _take(self.offer if self.phase == BUY else self.hands[seat], card)
+        take_card(self.offer if self.phase == BUY else self.hands[seat], card)
         self.collections[seat].append(card)
         self.bought_any = True
 
@@ -247,7 +243,7 @@ class GachaponState(PhasedState):
     def _refund(self, card: ToyCard) -> None:
         """Clarification refund-use: the toy and the Refund card go; the toy's cost comes back."""
         seat = self.turn
-        _take(self.collections[seat], card)
+        take_card(self.collections[seat], card)
         self.money[seat] += card.cost
         self.bank -= card.cost
         self.discard += [card, self.refund_card]
