@@ -8,7 +8,6 @@ import pytest
 
 from gachapress.engine import load_game
 from gachapress.engine.bots import RandomBot
-from gachapress.engine.core import take_card
 from gachapress.engine.play import make_bots, play_game
 
 GAME = load_game("gachapon-trick")
@@ -42,16 +41,3 @@ def test_same_seed_same_game_different_seed_another() -> None:
     _, other = play_game(GAME, 4, 12)
     assert one.log == two.log and result == again
     assert other != result
-
-
-def test_take_card_removes_that_very_card_else_an_equal_copy() -> None:
-    red, blue = GAME.model.cards()["red-800"], GAME.model.cards()["blue-300"]
-    twin = GAME.model.cards()["red-800"]  # a new object, equal to ``red``
-    assert twin is not red and twin == red
-    hand = [twin, blue, red]
-    take_card(hand, red)
-    assert hand == [twin, blue] and hand[0] is twin  # the identical card went, not the first
-    take_card(hand, GAME.model.cards()["red-800"])
-    assert hand == [blue]
-    with pytest.raises(ValueError):
-        take_card(hand, red)

@@ -7,8 +7,6 @@ import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable
-from itertools import repeat
-from operator import is_
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -264,16 +262,6 @@ class PhasedState(State):
 def card_ids(cards: Iterable[Any]) -> tuple[str, ...]:
     """The ids of some cards, in order: how snapshots record a hand or a pile."""
     return tuple(card.id for card in cards)
-
-
-def take_card(cards: list[Any], card: Any) -> None:
-    """Remove ``card`` from ``cards``: the card itself, found by identity in C (``list.remove``
-    would call the cards' Python ``__eq__`` on every card before it), else an equal copy (a
-    hand a test dealt with cards of its own)."""
-    try:
-        del cards[list(map(is_, cards, repeat(card))).index(True)]
-    except ValueError:
-        cards.remove(card)
 
 
 def conceal_target(entry: dict[str, Any], player: int, verbs: Collection[str]) -> dict[str, Any]:

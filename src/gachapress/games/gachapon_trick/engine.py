@@ -18,7 +18,6 @@ from gachapress.engine.core import (
     PhasedState,
     card_ids,
     permute_hidden,
-    take_card,
 )
 from gachapress.games.gachapon_trick import rules
 from gachapress.games.gachapon_trick.model import GachaponTrick, ToyCard
@@ -172,7 +171,7 @@ class GachaponState(PhasedState):
     # -- playing a trick (seed: "Game Play", "Changes for 2 Players") --------------------------
     def _play(self, card: ToyCard) -> None:
         seat = self.turn
-        take_card(self.hands[seat], card)
+        self.hands[seat].remove(card)
         self.trick_seats.append(seat)
         self.trick_cards.append(card)
         size = self.row.trick_cards
@@ -225,7 +224,7 @@ class GachaponState(PhasedState):
     def _buy(self, card: ToyCard) -> None:
         seat = self.turn
         self._pay(seat, card.cost)
-        take_card(self.offer if self.phase == BUY else self.hands[seat], card)
+        (self.offer if self.phase == BUY else self.hands[seat]).remove(card)
         self.collections[seat].append(card)
         self.bought_any = True
 
@@ -243,7 +242,7 @@ class GachaponState(PhasedState):
     def _refund(self, card: ToyCard) -> None:
         """Clarification refund-use: the toy and the Refund card go; the toy's cost comes back."""
         seat = self.turn
-        take_card(self.collections[seat], card)
+        self.collections[seat].remove(card)
         self.money[seat] += card.cost
         self.bank -= card.cost
         self.discard += [card, self.refund_card]

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import attrgetter
-
 from gachapress.games.gachapon_trick.model import GachaponTrick, ToyCard
 from gachapress.games.spec import RuleSet
 
 RULES = RuleSet()
-_ID, _COLOR = attrgetter("id"), attrgetter("color")
 
 
 @RULES.rule
@@ -19,13 +15,12 @@ def legal_plays(game: GachaponTrick, hand: list[ToyCard], trick: list[ToyCard]) 
     Seed, "Game Play": the lead may play any card; every later player must follow one of the
     suits already played if they hold any, and may play anything otherwise.
     """
-    ids = list(map(_ID, hand))  # map, compress: a hand is walked in C, not card by card
     if trick:
-        suits = set(map(_COLOR, trick))
-        following = list(compress(ids, map(suits.__contains__, map(_COLOR, hand))))
+        suits = {card.color for card in trick}
+        following = [card.id for card in hand if card.color in suits]
         if following:
             return following
-    return ids
+    return [card.id for card in hand]
 
 
 @RULES.rule

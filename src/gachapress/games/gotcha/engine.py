@@ -31,7 +31,6 @@ from gachapress.engine.core import (
     card_ids,
     conceal_target,
     permute_hidden,
-    take_card,
 )
 from gachapress.games.gotcha import rules
 from gachapress.games.gotcha.model import GachaCard, Gotcha, ITunedCard, NoticeCard
@@ -312,11 +311,11 @@ class GotchaState(PhasedState):
     def _move(self, action: Action) -> None:
         seat, card = self.turn, self.card_of[action]
         if action.verb == "place":
-            take_card(self.hands[seat], card)
+            self.hands[seat].remove(card)
             self.placed[seat].append(card)
             self.placed_now[card.id] = self.placed_now.get(card.id, 0) + 1
         else:
-            take_card(self.placed[seat], card)
+            self.placed[seat].remove(card)
             self.hands[seat].append(card)
             self.taken_now[card.id] = self.taken_now.get(card.id, 0) + 1
 
@@ -346,7 +345,7 @@ class GotchaState(PhasedState):
 
     def _pick(self, action: Action) -> None:
         seat, card = self.turn, self.card_of[action]
-        take_card(self.placed[seat], card)
+        self.placed[seat].remove(card)
         self.revealed[seat].append(card)
 
     def _resolve_spend(self) -> None:
@@ -390,7 +389,7 @@ class GotchaState(PhasedState):
             seat = self.turn
             notice = self.card_of[action]
             assert isinstance(notice, NoticeCard)
-            take_card(self.hands[seat], notice)
+            self.hands[seat].remove(notice)
             self.used.append(notice)  # used notices leave the game
             if notice.effect.kind == "rate":
                 self.in_force.append(notice)  # clarification notice-rate-duration

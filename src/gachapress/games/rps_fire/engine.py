@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 from collections.abc import Collection
 from itertools import chain, combinations
-from operator import getitem
 from typing import Any, ClassVar
 
 from gachapress.engine.core import (
@@ -190,16 +189,18 @@ class RpsFireState(PhasedState):
         return len(self.history)
 
     def _legal_actions(self) -> list[Action]:
-        # Every step walks the hand in C (map, chain), face by face in hand order.
         hand = self.hands[self.turn]
-        faces = dict.fromkeys(hand)
-        if self.phase == GIVE:
-            return list(chain.from_iterable(map(self.seating.gives[self.turn].__getitem__, faces)))
+        if self.phase == GIVE:  # every face held, to each recipient (tabled per giver)
+            gives = self.seating.gives[self.turn]
+            return list(chain.from_iterable(map(gives.__getitem__, dict.fromkeys(hand))))
         # Seed "Turns are Simple"; clarification must-play: whoever can play must play. Each
         # face offers its plays of 1, 2, ... copies, as many as the hand holds.
         table = self.tables.plays_on[self.pile[-1], self.open_pile]
-        plays = map(getitem, map(table.__getitem__, faces), map(slice, map(hand.count, faces)))
-        actions = list(chain.from_iterable(plays))
+        actions: list[Action] = []
+        for face in dict.fromkeys(hand):
+            plays = table[face]
+            if plays:
+                actions += plays[: hand.count(face)] if len(plays) > 1 else plays
         if actions:
             return actions
         # Nothing beats the pile: draw one card at a time, or pass with nothing to draw
