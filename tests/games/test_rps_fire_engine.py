@@ -4,6 +4,7 @@ harness on the real deck and on a small deck made to run dry."""
 from __future__ import annotations
 
 import functools
+import random
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import yaml
 from gachapress.engine import Action, Game, IllegalAction, load_game
 from gachapress.engine.play import play_game
 from gachapress.errors import GachapressError
-from gachapress.games.rps_fire.engine import RpsFireState
+from gachapress.games.rps_fire.engine import RpsFireState, _places
 from tests.conftest import RULES
 from tests.harness import Tally, games_per_count, simulate
 
@@ -645,3 +646,14 @@ def test_other_copies_are_the_hands_left_by_moving_another_copy_once_each() -> N
     state = deal(new(3), ["rock-1 paper-2 paper-2", "", ""], "rock-3")
     assert state.other_copies(Action.parse("play paper-2")) == []
     assert state.other_copies(Action("draw")) == []
+
+
+@pytest.mark.parametrize("held", [0, 1, 2, 3, 7, 8, 16, 21, 22, 40])
+def test_alarm_takes_draw_what_random_sample_draws(held: int) -> None:
+    """The alarm's places in hand come from random.sample's own draws (made cheaper here), so a
+    game plays as it did with random.sample itself."""
+    for k in range(min(held, 6) + 1):
+        for seed in range(30):
+            mine, reference = random.Random(seed), random.Random(seed)
+            assert _places(mine, held, k) == reference.sample(range(held), k)
+            assert mine.random() == reference.random()  # the same draws were used

@@ -11,7 +11,14 @@ from collections.abc import Collection
 from typing import Any, ClassVar
 
 from gachapress.data.model import Card
-from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
+from gachapress.engine.core import (
+    OVER,
+    Action,
+    Game,
+    PhasedState,
+    card_ids,
+    permute_hidden,
+)
 from gachapress.games.gachapon_trick import rules
 from gachapress.games.gachapon_trick.model import GachaponTrick, ToyCard
 
@@ -21,7 +28,8 @@ BUY_TOP = Action("buy", "top of deck")
 
 
 class _Tables:
-    """What every game derives from the model once: the cards and their actions."""
+    """What every game derives from the model once: the cards, their actions, the card each
+    action names, and the numbers the procedure reads on every trick."""
 
     def __init__(self, model: GachaponTrick) -> None:
         self.toys: list[ToyCard] = model.decks.toys.faces()
@@ -30,6 +38,14 @@ class _Tables:
         self.play = {c.id: Action("play", c.id) for c in self.toys}
         self.buy = {c.id: Action("buy", c.id) for c in self.toys}
         self.refund_action = {c.id: Action("refund", c.id) for c in self.toys}
+        self.card_of: dict[Action, ToyCard] = {
+            actions[c.id]: c
+            for actions in (self.play, self.buy, self.refund_action)
+            for c in self.toys
+        }
+        purchase = model.purchase
+        self.top_price = purchase.top_of_deck_price
+        self.tops_per_trick = purchase.top_of_deck_per_trick
 
 
 class GachaponState(PhasedState):
@@ -45,6 +61,10 @@ class GachaponState(PhasedState):
         "play_action",
         "buy_action",
         "refund_action",
+        "card_of",
+        "seatings",
+        "top_price",
+        "tops_per_trick",
     )
 
     def __init__(self, game: Game, players: int, seed: int, mode: str) -> None:
@@ -57,6 +77,11 @@ class GachaponState(PhasedState):
         self.toys, self.refund_card, self.by_id = tables.toys, tables.refund, tables.by_id
         self.play_action, self.buy_action = tables.play, tables.buy
         self.refund_action = tables.refund_action
+        self.card_of = tables.card_of
+        self.seatings: dict[tuple[bool, ...], tuple[int, list[int | None]]] = game.tables(
+            f"gachapon-seating-{players}", dict
+        )
+        self.top_price, self.tops_per_trick = tables.top_price, tables.tops_per_trick
         self.points = [0] * players
         self.round = 0
         self._start_round(lead=self.rng.randrange(players))  # clarification first-lead
@@ -81,7 +106,8 @@ class GachaponState(PhasedState):
         self.refund_holder: int | None = None
         self.out = [False] * n
         self.discard: list[Card] = []
-        self.trick: list[tuple[int, ToyCard]] = []
+        self.trick_seats: list[int] = []  # the trick so far: who played ...
+        self.trick_cards: list[ToyCard] = []  # ... what, in play order
         self.offer: list[ToyCard] = []
         self.lead = lead
         self.turn = lead
@@ -101,20 +127,20 @@ class GachaponState(PhasedState):
         return self.round if self.phase == OVER else self.round - 1
 
     def _legal_actions(self) -> list[Action]:
-        seat = self.turn
-        if self.phase == PLAY:
-            cards = [card for _, card in self.trick]
-            return [
-                self.play_action[i] for i in rules.legal_plays(self.model, self.hands[seat], cards)
-            ]
+        seat, phase = self.turn, self.phase
+        if phase == PLAY:
+            plays = rules.legal_plays(self.model, self.hands[seat], self.trick_cards)
+            return list(map(self.play_action.__getitem__, plays))
         money = self.money[seat]
-        actions = [self.buy_action[c.id] for c in self._buyable_cards(seat) if c.cost <= money]
-        if self.phase == BUY and not self.bought_any:
+        buy = self.buy_action
+        actions = [buy[c.id] for c in self._buyable_cards(seat) if c.cost <= money]
+        if phase == BUY and not self.bought_any:
             return actions
-        if self.phase != REFUND and self._may_buy_top(money):
+        if phase != REFUND and self._may_buy_top(money):
             actions.append(BUY_TOP)
         if self.refund_holder == seat:
-            actions.extend(self.refund_action[c.id] for c in self.collections[seat])
+            refund = self.refund_action
+            actions.extend([refund[c.id] for c in self.collections[seat]])
         actions.append(DONE)
         return actions
 
@@ -126,53 +152,60 @@ class GachaponState(PhasedState):
 
     def _may_buy_top(self, money: int) -> bool:
         """Seed, "Game Play": the top card for ¥500, once a trick (clarification purchase-order)."""
-        purchase = self.model.purchase
         return (
-            bool(self.stack)
-            and self.tops_bought < purchase.top_of_deck_per_trick
-            and money >= purchase.top_of_deck_price
+            bool(self.stack) and self.tops_bought < self.tops_per_trick and money >= self.top_price
         )
 
     def _apply(self, action: Action) -> None:
         if self.phase == PLAY:
-            self._play(self.by_id[action.target])
+            self._play(self.card_of[action])
         elif action is DONE:
             self._done()
-        elif action.verb == "refund":
-            self._refund(self.by_id[action.target])
         elif action is BUY_TOP:
             self._buy_top()
+        elif action.verb == "refund":
+            self._refund(self.card_of[action])
         else:
-            self._buy(self.by_id[action.target])
+            self._buy(self.card_of[action])
 
     # -- playing a trick (seed: "Game Play", "Changes for 2 Players") --------------------------
     def _play(self, card: ToyCard) -> None:
         seat = self.turn
         self.hands[seat].remove(card)
-        self.trick.append((seat, card))
-        if self.row.trick_cards is not None:  # two players alternate until the trick is full
-            size = self.row.trick_cards
+        self.trick_seats.append(seat)
+        self.trick_cards.append(card)
+        size = self.row.trick_cards
+        if size is not None:  # two players alternate until the trick is full
             self.turn = 1 - seat if self.players == 2 else (seat + 1) % self.players
         else:
-            size = self.out.count(False)
-            self.turn = rules.next_in_play(self.model, (seat + 1) % self.players, self.out)
-        if len(self.trick) == size:
+            size, after = self._seating()
+            self.turn = after[seat]
+        if len(self.trick_cards) == size:
             self._resolve_trick()
+
+    def _seating(self) -> tuple[int, list[int | None]]:
+        """How many players are in the round and, for each seat, who plays after it (the rule
+        ``next_in_play``), worked out once per pattern of players out and kept for the game."""
+        out = self.out
+        key = tuple(out)
+        seating = self.seatings.get(key)
+        if seating is None:
+            n = self.players
+            after = [rules.next_in_play(self.model, (seat + 1) % n, out) for seat in range(n)]
+            seating = self.seatings[key] = (out.count(False), after)
+        return seating
 
     def _resolve_trick(self) -> None:
         """The win goes down the ranking to the first player who can afford a card."""
-        cards = [card for _, card in self.trick]
-        ranking = [self.trick[i][0] for i in rules.win_order(self.model, cards)]
+        model, money, seats, cards = self.model, self.money, self.trick_seats, self.trick_cards
+        ranking = [seats[i] for i in rules.win_order(model, cards)]
         self.winner = ranking[0]
-        buyer = next(
-            (
-                seat
-                for seat in dict.fromkeys(ranking)
-                if rules.can_afford(self.model, self.money[seat], cards)
-            ),
-            None,
-        )
-        self.trick = []
+        buyer = None
+        for seat in dict.fromkeys(ranking):
+            if rules.can_afford(model, money[seat], cards):
+                buyer = seat
+                break
+        self.trick_seats, self.trick_cards = [], []
         self.event("trick", winner=self.winner, buyer=buyer)
         if buyer is None:  # clarification nobody-can-buy
             self.discard += cards
@@ -197,7 +230,7 @@ class GachaponState(PhasedState):
 
     def _buy_top(self) -> None:
         seat = self.turn
-        self._pay(seat, self.model.purchase.top_of_deck_price)
+        self._pay(seat, self.top_price)
         card = self.stack.pop()
         self.tops_bought += 1
         if card is self.refund_card:
@@ -231,22 +264,25 @@ class GachaponState(PhasedState):
 
     def _after_purchases(self, leader: int) -> None:
         """Knock-outs, two-player draws, then the next trick or the round's end."""
-        for seat in range(self.players):
-            if not self.out[seat] and rules.is_out(self.model, self.money[seat]):
-                self.out[seat] = True  # clarification when-out
-                self.discard += self.hands[seat] + self.piles[seat]
-                self.hands[seat], self.piles[seat] = [], []
+        model, out, money, hands, piles = self.model, self.out, self.money, self.hands, self.piles
+        seats = range(self.players)
+        for seat in seats:
+            if not out[seat] and rules.is_out(model, money[seat]):
+                out[seat] = True  # clarification when-out
+                self.discard += hands[seat] + piles[seat]
+                hands[seat], piles[seat] = [], []
                 self.event("out", seat=seat)
-        for seat in range(self.players):
-            draw = min(self.row.draw_after_trick, len(self.piles[seat]))
-            if draw:
-                self.hands[seat] += self.piles[seat][:draw]
-                del self.piles[seat][:draw]
-        in_play = [seat for seat in range(self.players) if not self.out[seat]]
-        if len(in_play) == 1 and (self.hands[in_play[0]] or self.stack):
+        if self.row.draw_after_trick:
+            for seat in seats:
+                draw = min(self.row.draw_after_trick, len(piles[seat]))
+                if draw:
+                    hands[seat] += piles[seat][:draw]
+                    del piles[seat][:draw]
+        in_play = [seat for seat in seats if not out[seat]]
+        if len(in_play) == 1 and (hands[in_play[0]] or self.stack):
             self.phase, self.turn = LAST, in_play[0]  # clarification last-player
             self.bought_any, self.tops_bought = True, 0
-        elif len(in_play) < 2 or not any(self.hands[seat] for seat in in_play):
+        elif len(in_play) < 2 or not any([hands[seat] for seat in in_play]):
             self._end_round()
         else:
             if self.row.lead == "alternate":
@@ -301,7 +337,10 @@ class GachaponState(PhasedState):
             "hand_sizes": [len(h) for h in self.hands],
             "pile_sizes": [len(p) for p in self.piles],
             "stack_size": len(self.stack),
-            "trick": [[seat, card.id] for seat, card in self.trick],
+            "trick": [
+                [seat, card.id]
+                for seat, card in zip(self.trick_seats, self.trick_cards, strict=True)
+            ],
             "offer": [c.id for c in self.offer] if self.phase == BUY else [],
             "money": list(self.money),
             "spent": list(self.spent),
@@ -331,7 +370,7 @@ class GachaponState(PhasedState):
             ids(self.stack),
             ids(self.discard),
             ids(self.offer),
-            tuple((s, c.id) for s, c in self.trick),
+            tuple(zip(self.trick_seats, ids(self.trick_cards), strict=True)),
             tuple(ids(c) for c in self.collections),
             self.rng.getstate(),
         )
@@ -359,7 +398,7 @@ class GachaponState(PhasedState):
             self.stack,
             self.discard,
             self.offer,
-            [c for _, c in self.trick],
+            self.trick_cards,
             *self.collections,
         ]
         seen = [c.id for place in places for c in place]

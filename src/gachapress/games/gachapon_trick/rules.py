@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from gachapress.games.gachapon_trick.model import GachaponTrick, ToyCard
 from gachapress.games.spec import RuleSet
 
@@ -17,9 +15,12 @@ def legal_plays(game: GachaponTrick, hand: list[ToyCard], trick: list[ToyCard]) 
     Seed, "Game Play": the lead may play any card; every later player must follow one of the
     suits already played if they hold any, and may play anything otherwise.
     """
-    suits = {card.color for card in trick}
-    following = [card.id for card in hand if card.color in suits]
-    return following or [card.id for card in hand]
+    if trick:
+        suits = {card.color for card in trick}
+        following = [card.id for card in hand if card.color in suits]
+        if following:
+            return following
+    return [card.id for card in hand]
 
 
 @RULES.rule
@@ -31,12 +32,9 @@ def win_order(game: GachaponTrick, plays: list[ToyCard]) -> list[int]:
     cannot afford a card, the win passes to the next highest of the winning suit, or to the next
     highest card played when no single suit has the majority (clarification win-transfer-order).
     """
-    suit_count = Counter(card.color for card in plays)
-    return sorted(
-        range(len(plays)),
-        key=lambda i: (suit_count[plays[i].color], plays[i].cost, i),
-        reverse=True,
-    )
+    colors = [card.color for card in plays]  # a trick is short: counting beats a Counter
+    keys = [(colors.count(card.color), card.cost, i) for i, card in enumerate(plays)]
+    return sorted(range(len(plays)), key=keys.__getitem__, reverse=True)
 
 
 @RULES.rule
@@ -53,7 +51,7 @@ def can_afford(game: GachaponTrick, money: int, plays: list[ToyCard]) -> bool:
 
     Seed, "Game Play": a winner who cannot afford any card on offer passes the win on.
     """
-    return any(card.cost <= money for card in plays)
+    return bool(plays) and min([card.cost for card in plays]) <= money
 
 
 @RULES.rule
@@ -98,8 +96,10 @@ def round_points(
     game: GachaponTrick, collection: list[ToyCard], money_left: int, spent_nothing: bool
 ) -> int:
     """A player's points for a round: each toy's set, then the money (seed, "Round End")."""
-    copies = Counter(card.toy for card in collection)
-    sets = sum(set_points(game, n) for n in copies.values())
+    copies: dict[str, int] = {}
+    for card in collection:
+        copies[card.toy] = copies.get(card.toy, 0) + 1
+    sets = sum([set_points(game, n) for n in copies.values()])
     return sets + money_points(game, money_left, spent_nothing)
 
 

@@ -65,6 +65,12 @@ class _Tables:
         self.take = {c.id: Action("take", c.id) for c in self.hand_faces}
         self.reveal = {c.id: Action("reveal", c.id) for c in self.hand_faces}
         self.use = {c.id: Action("use", c.id) for c in self.hand_faces if c.id in self.notices}
+        # The card each action names, so applying one looks nothing up by id.
+        self.card_of: dict[Action, Card] = {
+            action: self.by_id[card_id]
+            for actions in (self.place, self.take, self.reveal, self.use)
+            for card_id, action in actions.items()
+        }
 
 
 _ID = attrgetter("id")
@@ -93,6 +99,7 @@ class GotchaState(PhasedState):
         "take_action",
         "reveal_action",
         "use_action",
+        "card_of",
     )
 
     def __init__(self, game: Game, players: int, seed: int, mode: str) -> None:
@@ -104,6 +111,7 @@ class GotchaState(PhasedState):
         self.by_id = tables.by_id
         self.place_action, self.take_action = tables.place, tables.take
         self.reveal_action, self.use_action = tables.reveal, tables.use
+        self.card_of = tables.card_of
         n = players
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.placed: list[list[Card]] = [[] for _ in range(n)]
@@ -209,27 +217,30 @@ class GotchaState(PhasedState):
 
     def _legal_actions(self) -> list[Action]:
         phase, seat = self.phase, self.turn
+        if phase == PLACE:
+            # A card moved on this go is not moved back on the same go (hidden-placement).
+            ids = list(map(_ID, self.hands[seat]))
+            keys = dict.fromkeys(ids)
+            if self.taken_now:
+                for card_id, moved in self.taken_now.items():
+                    if ids.count(card_id) <= moved:
+                        keys.pop(card_id, None)
+            actions = list(map(self.place_action.__getitem__, keys))
+            ids = list(map(_ID, self.placed[seat]))
+            if ids:
+                keys = dict.fromkeys(ids)
+                if self.placed_now:
+                    for card_id, moved in self.placed_now.items():
+                        if ids.count(card_id) <= moved:
+                            keys.pop(card_id, None)
+                actions += map(self.take_action.__getitem__, keys)
+            actions.append(DONE)
+            return actions
         if phase == ANNOUNCE:
             use = self.use_action
             held = self.held_back[seat]
             actions = [use[c.id] for c in self.hands[seat] if c.id in use and c.id not in held]
             actions.append(PASS)
-            return actions
-        if phase == PLACE:
-            # A card moved on this go is not moved back on the same go (hidden-placement).
-            ids = list(map(_ID, self.hands[seat]))
-            keys = dict.fromkeys(ids)
-            for card_id, moved in self.taken_now.items():
-                if ids.count(card_id) <= moved:
-                    keys.pop(card_id, None)
-            actions = list(map(self.place_action.__getitem__, keys))
-            ids = list(map(_ID, self.placed[seat]))
-            keys = dict.fromkeys(ids)
-            for card_id, moved in self.placed_now.items():
-                if ids.count(card_id) <= moved:
-                    keys.pop(card_id, None)
-            actions.extend(map(self.take_action.__getitem__, keys))
-            actions.append(DONE)
             return actions
         if phase == REVEAL:
             actions = list(
@@ -240,14 +251,14 @@ class GotchaState(PhasedState):
         return [KEEP, REDRAW] if self._may_redraw(seat) else [KEEP]
 
     def _apply(self, action: Action) -> None:
-        phase = self.phase
-        if phase == ANNOUNCE:
-            self._announce(action)
-        elif phase == PLACE:
+        phase = self.phase  # the commonest first
+        if phase == PLACE:
             if action is DONE:
                 self._placing_done()
             else:
                 self._move(action)
+        elif phase == ANNOUNCE:
+            self._announce(action)
         elif phase == REVEAL:
             if action is DONE:
                 self.step += 1
@@ -298,7 +309,7 @@ class GotchaState(PhasedState):
             self.step = 0
 
     def _move(self, action: Action) -> None:
-        seat, card = self.turn, self.by_id[action.target]  # type: ignore[index]
+        seat, card = self.turn, self.card_of[action]
         if action.verb == "place":
             self.hands[seat].remove(card)
             self.placed[seat].append(card)
@@ -333,7 +344,7 @@ class GotchaState(PhasedState):
         self._resolve_spend()
 
     def _pick(self, action: Action) -> None:
-        seat, card = self.turn, self.by_id[action.target]  # type: ignore[index]
+        seat, card = self.turn, self.card_of[action]
         self.placed[seat].remove(card)
         self.revealed[seat].append(card)
 
@@ -376,7 +387,7 @@ class GotchaState(PhasedState):
             self.announced.append("pass")
         else:
             seat = self.turn
-            notice = self.by_id[action.target]  # type: ignore[index]
+            notice = self.card_of[action]
             assert isinstance(notice, NoticeCard)
             self.hands[seat].remove(notice)
             self.used.append(notice)  # used notices leave the game

@@ -24,9 +24,11 @@ def _face_value(game: Gotcha, roll: int) -> int:
 
 
 def _check_players(game: Gotcha, players: int) -> None:
-    if not any(players in mode.players for mode in game.modes.values()):  # rules run often
-        counts = ", ".join(map(str, game.player_counts()))
-        raise ValueError(f"GOTCHA! is played by {counts} players, not {players}")
+    for mode in game.modes.values():  # rules run often: a loop, no generator
+        if players in mode.players:
+            return
+    counts = ", ".join(map(str, game.player_counts()))
+    raise ValueError(f"GOTCHA! is played by {counts} players, not {players}")
 
 
 def _check_seat(players: int, seat: int, what: str) -> None:
@@ -150,7 +152,7 @@ def announcement_round_over(game: Gotcha, players: int, actions: list[Announceme
     the last ``players`` choices were all passes (clarification announcement-end).
     """
     _check_players(game, players)
-    return len(actions) >= players and all(a == "pass" for a in actions[-players:])
+    return len(actions) >= players and actions[-players:].count("pass") == players
 
 
 @RULES.rule

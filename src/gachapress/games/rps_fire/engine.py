@@ -47,6 +47,25 @@ def give_action(face: str, seat: int) -> Action:
     return Action("give", f"{face} to {seat}")
 
 
+def _places(rng: random.Random, held: int, k: int) -> list[int]:
+    """``k`` distinct places in a hand of ``held`` cards: the very draws of
+    ``rng.sample(range(held), k)`` (its pool method, the one it takes for hands this small),
+    without its checks and calls."""
+    if k > 5 or held > 21:
+        return rng.sample(range(held), k)
+    getrandbits = rng.getrandbits
+    pool = list(range(held))
+    places = []
+    for n in range(held, held - k, -1):
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        places.append(pool[j])
+        pool[j] = pool[n - 1]
+    return places
+
+
 class _Tables:
     """What every game derives from the model once, by calling the rule functions."""
 
@@ -57,8 +76,8 @@ class _Tables:
         self.sorted_deck = sorted(self.deck)
         self.alarms = frozenset(c.id for c in faces if c.is_fire_alarm)
         self.starts_pile = {c.id: rules.can_start_pile(model, c) for c in faces}
-        # What may be played on each top card (and on an open pile): face -> the actions for 1,
-        # 2, ... copies, each checked with the rule legal_play.
+        # What may be played on each top card (and on an open pile): for every face, the actions
+        # for 1, 2, ... copies, each checked with the rule legal_play (none: it does not beat).
         self.plays_on: dict[tuple[str, bool], dict[str, list[Action]]] = {}
         for top in faces:
             for open_pile in (False, True):
@@ -69,7 +88,6 @@ class _Tables:
                         if rules.legal_play(model, [card] * k, top, open_pile)
                     ]
                     for card in faces
-                    if rules.legal_play(model, [card], top, open_pile)
                 }
         self.play_of = {
             play_action(c.id, k): (c.id, k) for c in faces for k in range(1, c.count + 1)
@@ -82,10 +100,16 @@ class _Tables:
 class _Seating:
     """What a game derives once per player count: turn order, alarm takes, give recipients."""
 
-    def __init__(self, model: RpsFire, players: int) -> None:
+    def __init__(self, model: RpsFire, tables: _Tables, players: int) -> None:
         self.hand = rules.hand_size(model, players)
         self.next = [rules.next_seat(model, seat, players) for seat in range(players)]
         self.recipients = [rules.give_recipients(model, seat, players) for seat in range(players)]
+        # giver -> face -> the actions giving one such card to each recipient in turn
+        give = tables.give
+        self.gives = [
+            {face: [give[face][seat] for seat in recipients] for face in give}
+            for recipients in self.recipients
+        ]
         # direction -> for each giver, the takers in the rule's order
         self.takers: dict[str, list[list[int]]] = {}
         for direction in model.fire_alarm.takes:
@@ -109,8 +133,11 @@ class RpsFireState(PhasedState):
         model = game.model
         assert isinstance(model, RpsFire)
         self.model = model
-        self.tables: _Tables = game.tables("rps-fire", lambda: _Tables(model))
-        self.seating: _Seating = game.tables(f"seating-{players}", lambda: _Seating(model, players))
+        tables: _Tables = game.tables("rps-fire", lambda: _Tables(model))
+        self.tables = tables
+        self.seating: _Seating = game.tables(
+            f"seating-{players}", lambda: _Seating(model, tables, players)
+        )
         self.totals = [0] * players
         self.rounds_out = [0] * players
         self.history: list[list[int]] = []  # each round's points
@@ -163,15 +190,15 @@ class RpsFireState(PhasedState):
 
     def _legal_actions(self) -> list[Action]:
         hand = self.hands[self.turn]
-        if self.phase == GIVE:
-            gives = self.tables.give
-            recipients = self.seating.recipients[self.turn]
-            return [gives[face][seat] for face in dict.fromkeys(hand) for seat in recipients]
-        # Seed "Turns are Simple"; clarification must-play: whoever can play must play.
+        if self.phase == GIVE:  # every face held, to each recipient (tabled per giver)
+            gives = self.seating.gives[self.turn]
+            return list(chain.from_iterable(map(gives.__getitem__, dict.fromkeys(hand))))
+        # Seed "Turns are Simple"; clarification must-play: whoever can play must play. Each
+        # face offers its plays of 1, 2, ... copies, as many as the hand holds.
         table = self.tables.plays_on[self.pile[-1], self.open_pile]
         actions: list[Action] = []
         for face in dict.fromkeys(hand):
-            plays = table.get(face)
+            plays = table[face]
             if plays:
                 actions += plays[: hand.count(face)] if len(plays) > 1 else plays
         if actions:
@@ -248,7 +275,7 @@ class RpsFireState(PhasedState):
             if len(takers) == 1:  # the usual case, made cheap: one card at random
                 places = [int(rng.random() * held)]
             else:  # the same draws as sampling the hand itself
-                places = rng.sample(range(held), len(takers)) if takers else []
+                places = _places(rng, held, len(takers))
             taken.append(places)
             moves += [[taker, giver, hand[i]] for taker, i in zip(takers, places, strict=True)]
         # All at once, from the hands as they were; each card taken is the one drawn, not
