@@ -26,7 +26,7 @@ from gachapress.book.words import StringTable, source_templates_dir
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
 from gachapress.publish.book_pdf import PAGE_SETUPS, BookPdf, Paragraph, Placed, _Frame
-from gachapress.publish.booklet import PAPERS, booklet_order, impose_booklet
+from gachapress.publish.booklet import FIXED_DATE, PAPERS, booklet_order, impose_booklet
 from gachapress.render.faces import game_faces
 from gachapress.render.fonts import cache_dir
 from gachapress.render.metrics import Measure
@@ -279,7 +279,10 @@ def test_the_imposed_booklet_puts_the_a5_pages_two_a_side_in_saddle_stitch_order
         for half, number in enumerate(halves):
             found = text.get_text_bounded(width / 2 * half, 0, width / 2 * (half + 1), height)
             assert squash(found) == squash(pages[number - 1]), (paper, halves)
-    assert impose_booklet(a5, paper) == impose_booklet(a5, paper)  # the same bytes every time
+    # the same bytes every time: no clock time (PDFium writes the time of the save) and an ID
+    # made from the content
+    assert impose_booklet(a5, paper) == impose_booklet(a5, paper)
+    assert b"/CreationDate(D:" + FIXED_DATE in impose_booklet(a5, paper)
 
 
 def test_a_split_paragraph_breaks_its_lines_as_a_fresh_one() -> None:

@@ -27,6 +27,19 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def letter_pdfs(game: str) -> list[str]:
+    """The PDFs of a `--paper letter` build: its sheets, the A5 booklet, the Letter books."""
+    return [
+        f"{game}-pnp-letter.pdf",
+        "rulebook.en.booklet-letter.pdf",
+        "rulebook.en.letter.pdf",
+        "rulebook.en.pdf",
+        "rulebook.ja.booklet-letter.pdf",
+        "rulebook.ja.letter.pdf",
+        "rulebook.ja.pdf",
+    ]
+
+
 def snapshot(folder: Path) -> dict[str, tuple[str, int]]:
     """Every file under ``folder`` with its content hash and modification time."""
     return {
@@ -103,16 +116,7 @@ def test_a_failed_build_leaves_out_untouched(project: Path) -> None:
 def test_paper_option_builds_one_size(project: Path) -> None:
     """The sheets and the home printer's rulebooks in that paper; the A5 booklet always."""
     build(project, "--paper", "letter")
-    pdfs = sorted(p.name for p in (project / "out" / GAME).glob("*.pdf"))
-    assert pdfs == [
-        f"{GAME}-pnp-letter.pdf",
-        "rulebook.en.booklet-letter.pdf",
-        "rulebook.en.letter.pdf",
-        "rulebook.en.pdf",
-        "rulebook.ja.booklet-letter.pdf",
-        "rulebook.ja.letter.pdf",
-        "rulebook.ja.pdf",
-    ]
+    assert sorted(p.name for p in (project / "out" / GAME).glob("*.pdf")) == letter_pdfs(GAME)
 
 
 def test_the_pdf_rulebook_is_built_listed_and_linked(project: Path) -> None:

@@ -3,7 +3,6 @@ and every card text names the game's values through placeholders in each languag
 
 from __future__ import annotations
 
-import hashlib
 import re
 import shutil
 import xml.etree.ElementTree as ET
@@ -23,6 +22,7 @@ from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
 from gachapress.render.text import NO_LINE_END, fit
 from tests.conftest import ROOT, run_cli
+from tests.test_build import snapshot
 from tests.yaml_edit import rename
 
 GAME = "gotchacards"
@@ -44,17 +44,6 @@ def build(project: Path, *args: str) -> str:
     result = run_cli("build", GAME, "--paper", "a4", *args, cwd=project, env=ENV)
     assert result.code == 0, result.err
     return result.out
-
-
-def snapshot(folder: Path) -> dict[str, tuple[str, int]]:
-    return {
-        p.relative_to(folder).as_posix(): (
-            hashlib.sha256(p.read_bytes()).hexdigest(),
-            p.stat().st_mtime_ns,
-        )
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def svg_texts(folder: Path) -> dict[str, str]:
@@ -232,11 +221,7 @@ def test_japanese_faces_keep_the_japanese_floor_and_set_numbers_in_latin() -> No
     )
     card = "reward-mg-ki-w"
     assert min(line.size for line in _lines(english[card])) < 7.5
-    assert all(
-        line.size >= 7.5
-        for line in _lines(japanese[card])
-        if JAPANESE.search(line.text)
-    )
+    assert all(line.size >= 7.5 for line in _lines(japanese[card]) if JAPANESE.search(line.text))
     points = next(line for line in _lines(japanese[card]) if line.text == "5")
     assert points.font == next(line for line in _lines(english[card]) if line.text == "5").font
 

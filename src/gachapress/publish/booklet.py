@@ -20,6 +20,11 @@ from reportlab.lib.pagesizes import A4, LETTER, landscape
 PAPERS = {"a4": landscape(A4), "letter": landscape(LETTER)}
 #: The document ID PDFium writes (random on every save).
 _ID = re.compile(rb"/ID\[<[0-9A-F]{32}><[0-9A-F]{32}>\]")
+#: The date and time of the save PDFium writes (the clock's, to the second).
+_DATE = re.compile(rb"(/CreationDate\(D:)\d{14}")
+#: The creation date of every booklet (the books' own), so that the same book gives the same bytes;
+#: as long as any date, so no offset in the file moves.
+FIXED_DATE = b"20000101000000"  # the date reportlab writes in invariant mode
 
 
 def booklet_order(pages: int) -> list[tuple[int, int]]:
@@ -46,7 +51,7 @@ def impose_booklet(book: bytes, paper: str) -> bytes:
     )
     out = io.BytesIO()
     sheets.save(out)
-    return _fixed_id(out.getvalue())
+    return _fixed_id(_DATE.sub(rb"\g<1>" + FIXED_DATE, out.getvalue(), count=1))
 
 
 def _fixed_id(pdf: bytes) -> bytes:
