@@ -178,13 +178,16 @@ def test_games_scored_on_paper_list_pencil_and_paper(game_id: str) -> None:
     assert "Pencil and paper for the scores (not included)" in " ".join(components.split())
 
 
+ENGINE_WORDS = re.compile(r"\bengine\b|\btrigger player|エンジン", re.I)
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_clarifications_speak_of_the_table_not_the_engine(game_id: str) -> None:
     model = load_rules(game_id).model
     for clarification in model.clarifications:
         for field in (clarification.question, clarification.decision, clarification.reason):
             for text in field.values():
-                assert not re.search(r"\bengine\b|エンジン", text, re.I), (clarification.id, text)
+                assert not ENGINE_WORDS.search(text), (clarification.id, text)
 
 
 def test_japanese_notes_use_full_width_parentheses() -> None:
@@ -323,3 +326,28 @@ def test_answers_that_are_players_lanes_or_counts_say_so() -> None:
     )
     tokens = example("gasha", next_example("gasha", "bonus_tokens_in_play"))
     assert re.match(r"\d+ tokens ", answer_of(tokens))
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_example_says_an_answer(game_id: str, lang: str) -> None:
+    """An answer with nothing in it (no way to pay, say) still says so in words."""
+    html = book(game_id, lang)
+    answers = re.findall(r'<div class="result"><dt>[^<]*</dt><dd>(.*?)</dd></div>', html, re.S)
+    assert answers
+    blank = [a for a in answers if not visible_text(a).strip()]
+    assert not blank, blank
+
+
+def turn_summary(game_id: str, mode: str = "standard", lang: str = "en") -> str:
+    html = book(game_id, lang)
+    start = html.index(f'<aside class="turn-summary" aria-labelledby="turn-{mode}">')
+    return " ".join(visible_text(html[start : html.index("</aside>", start)]).split())
+
+
+def test_gasha_turn_summary_pays_the_same_colour_card_and_offers_one_choice() -> None:
+    """The box under "On your turn" is read instead of the rules: it keeps the same-colour
+    Gasha card, and the two actions read as a choice, not as steps 2 and 3 of a turn."""
+    summary = turn_summary("gasha")
+    assert "1 Gasha card from a deck if their colours match" in summary
+    assert "Choose one: draw or trade" in summary and "To draw:" in summary

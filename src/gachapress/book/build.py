@@ -600,6 +600,8 @@ class BookBuilder:
             return self.pointed_cards(value, given[cards_key])
         parts = self.words.answer_parts(rule)
         if parts and isinstance(value, list):
+            if not value:
+                return (text(self.ui("empty"), cls="word"),)
             if all(isinstance(row, list) for row in value):
                 rows = tuple(m.ValueRow(i, self.parts(r, parts)) for i, r in enumerate(value))
                 return (m.ValueRows(rows),)
