@@ -178,7 +178,9 @@ def test_games_scored_on_paper_list_pencil_and_paper(game_id: str) -> None:
     assert "Pencil and paper for the scores (not included)" in " ".join(components.split())
 
 
-ENGINE_WORDS = re.compile(r"\bengine\b|\btrigger player|エンジン", re.I)
+ENGINE_WORDS = re.compile(
+    r"\bengine\b|\btrigger player|collected-effect|\bresponder\b|エンジン", re.I
+)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -351,3 +353,23 @@ def test_gasha_turn_summary_pays_the_same_colour_card_and_offers_one_choice() ->
     summary = turn_summary("gasha")
     assert "1 Gasha card from a deck if their colours match" in summary
     assert "Choose one: draw or trade" in summary and "To draw:" in summary
+
+
+def test_gotchacards_turn_summaries_agree_with_the_rules_on_priority_and_items() -> None:
+    """Party priority passes on after each turn, so the summary may not say Player 1 always
+    resolves first; the Competitive one says where items go."""
+    party = turn_summary("gotchacards", "party")
+    assert "Player 1's first" not in party
+    assert "after each turn it passes clockwise" in party
+    assert "Items, except a Wildcard, go to the trash" in turn_summary("gotchacards", "competitive")
+
+
+def test_gotchacards_clarifications_agree_on_the_card_a_magnet_takes() -> None:
+    """Two answers speak of the Magnet: both take the top card of the pile."""
+    magnet = [
+        c.decision["en"]
+        for c in load_rules("gotchacards").model.clarifications
+        if "Magnet" in c.question["en"] and "take" in c.question["en"]
+    ]
+    assert len(magnet) == 2
+    assert all("top" in text and "Any one card" not in text for text in magnet), magnet
