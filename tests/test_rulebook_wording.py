@@ -373,3 +373,10 @@ def test_gotchacards_clarifications_agree_on_the_card_a_magnet_takes() -> None:
     ]
     assert len(magnet) == 2
     assert all("top" in text and "Any one card" not in text for text in magnet), magnet
+
+
+def test_a_lane_example_says_whose_card_is_whose_and_counts_points() -> None:
+    """The answer gives points per player, so the two cards must say which player owns them."""
+    text = example("gotchacards", "lane-win-takes-both")
+    assert re.search(r"Player 1's card Pebble .*Player 2's card Pincer Crab", text), text
+    assert "Player 1: 2 points Player 2: 0 points" in text, text
