@@ -380,3 +380,9 @@ def test_a_lane_example_says_whose_card_is_whose_and_counts_points() -> None:
     text = example("gotchacards", "lane-win-takes-both")
     assert re.search(r"Player 1's card Pebble .*Player 2's card Pincer Crab", text), text
     assert "Player 1: 2 points Player 2: 0 points" in text, text
+
+
+def test_a_player_chosen_by_a_party_effect_is_named_as_a_player() -> None:
+    """The Party Swap Across picks Player 3; its choice may not read as the bare seat "2"."""
+    text = example("gotchacards", "party-swap-across-chooses")
+    assert "Choices made Player 3" in text, text
