@@ -386,3 +386,11 @@ def test_a_player_chosen_by_a_party_effect_is_named_as_a_player() -> None:
     """The Party Swap Across picks Player 3; its choice may not read as the bare seat "2"."""
     text = example("gotchacards", "party-swap-across-chooses")
     assert "Choices made Player 3" in text, text
+
+
+def test_gotchacards_quick_reference_covers_both_hands_empty_and_a_party_tie() -> None:
+    """Read instead of the rules, the quick reference may not make an empty hand always lose
+    nor leave a tied Party game without its overtime."""
+    text = " ".join(quick_reference("gotchacards").split())
+    assert "if both hold none, the points decide" in text
+    assert "players tied for it play overtime" in text
