@@ -394,3 +394,11 @@ def test_gotchacards_quick_reference_covers_both_hands_empty_and_a_party_tie() -
     text = " ".join(quick_reference("gotchacards").split())
     assert "if both hold none, the points decide" in text
     assert "players tied for it play overtime" in text
+
+
+def test_rps_fire_turn_summary_keeps_the_refill_the_last_card_alarm_and_the_open_pile() -> None:
+    """The summary may not send a player to pass before the pile is reshuffled, nor set off an
+    alarm played as the last card, nor forget that any card follows an alarm."""
+    summary = turn_summary("rps-fire")
+    assert "the pile under its top card becomes the new deck" in summary
+    assert "not as your last card" in summary and "Any card may follow a fire alarm" in summary
