@@ -402,3 +402,11 @@ def test_rps_fire_turn_summary_keeps_the_refill_the_last_card_alarm_and_the_open
     summary = turn_summary("rps-fire")
     assert "the pile under its top card becomes the new deck" in summary
     assert "not as your last card" in summary and "Any card may follow a fire alarm" in summary
+
+
+def test_gotcha_turn_summary_sends_a_round_of_misses_back_to_placing() -> None:
+    """In the rules, when every roll misses the same card stays up and placing starts again;
+    the summary may not go straight on to the refill."""
+    summary = turn_summary("gotcha")
+    assert "If everyone misses, place cards again for the same gacha card" in summary
+    assert "if nobody won it, of the turn player" in summary
