@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from pathlib import Path
 
 import pytest
+from fontTools.ttLib import TTFont as FontToolsFont
 
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
 from gachapress.publish.book_html import render_rulebooks
+from gachapress.render.fonts import cache_dir, font_files
 from tests.test_rulebooks import section, visible_text
 
 
@@ -410,3 +413,21 @@ def test_gotcha_turn_summary_sends_a_round_of_misses_back_to_placing() -> None:
     summary = turn_summary("gotcha")
     assert "If everyone misses, place cards again for the same gacha card" in summary
     assert "if nobody won it, of the turn player" in summary
+
+
+def test_every_character_of_the_books_is_in_a_shipped_font(tmp_path: Path) -> None:
+    """The PDF books set text in Noto Sans and IPAexGothic only: a character neither has (a
+    "≤" in a quick reference) prints as an empty box."""
+    fonts = font_files(cache_dir(tmp_path))
+    covered = {
+        chr(code)
+        for role in ("regular", "ja")
+        for code in FontToolsFont(fonts[role].path, lazy=True).getBestCmap()
+    }
+    root = Path(__file__).resolve().parents[1]
+    missing = {
+        str(path.relative_to(root)): chars
+        for path in [*root.glob("rules/*/*.yaml"), *root.glob("templates/**/*.yaml")]
+        if (chars := {c for c in path.read_text(encoding="utf-8") if ord(c) > 127} - covered)
+    }
+    assert not missing
