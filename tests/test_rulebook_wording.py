@@ -431,3 +431,10 @@ def test_every_character_of_the_books_is_in_a_shipped_font(tmp_path: Path) -> No
         if (chars := {c for c in path.read_text(encoding="utf-8") if ord(c) > 127} - covered)
     }
     assert not missing
+
+
+def test_a_list_of_labelled_entries_has_no_stray_comma() -> None:
+    """Two tickets are two runs of labelled rows, not rows with a lone comma between them."""
+    text = example("gasha", "ticket-two-tickets")
+    assert re.search(r"Extra Gasha card: no Pair:", text), text
+    assert not re.search(r"Extra Gasha card: no ?, Pair", text), text

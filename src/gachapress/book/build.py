@@ -673,6 +673,8 @@ class BookBuilder:
             if all(isinstance(v, list) for v in value):
                 rows = tuple(m.ValueRow(i, self.value(v, nested=True)) for i, v in enumerate(value))
                 return (m.ValueRows(rows),)
+            if all(isinstance(v, dict) for v in value):  # one labelled row after the other
+                return (m.Pairs(tuple(p for v in value for p in self.pairs(v))),)
             nodes: list[Inline] = []
             for i, item in enumerate(value):
                 if i:
@@ -680,12 +682,14 @@ class BookBuilder:
                 nodes.extend(self.value(item, unit=unit))
             return tuple(nodes)
         if isinstance(value, dict):
-            pairs = tuple(
-                m.Pair(self.words.label("given", str(k)), self.value(v, str(k)))
-                for k, v in value.items()
-            )
-            return (m.Pairs(pairs),)
+            return (m.Pairs(self.pairs(value)),)
         return (m.Code(repr(value)),)
+
+    def pairs(self, value: dict[str, Any]) -> tuple[m.Pair, ...]:
+        return tuple(
+            m.Pair(self.words.label("given", str(k)), self.value(v, str(k)))
+            for k, v in value.items()
+        )
 
     def with_unit(self, value: float, unit: str | None) -> str | float:
         """A number with its unit: a placeholder format (``yen``: "¥3,100") or a UI counter
