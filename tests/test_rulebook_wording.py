@@ -438,3 +438,8 @@ def test_a_list_of_labelled_entries_has_no_stray_comma() -> None:
     text = example("gasha", "ticket-two-tickets")
     assert re.search(r"Extra Gasha card: no Pair:", text), text
     assert not re.search(r"Extra Gasha card: no ?, Pair", text), text
+
+
+def test_a_party_turn_without_choices_says_nothing_was_chosen() -> None:
+    text = example("gotchacards", "party-swap-left")
+    assert "Choices made nothing" in text, text

@@ -693,11 +693,14 @@ class BookBuilder:
 
     def with_unit(self, value: float, unit: str | None) -> str | float:
         """A number with its unit: a placeholder format (``yen``: "¥3,100") or a UI counter
-        (``points``: "15 points", "1 point"), or ``place``: a place in a row counted from 1."""
+        (``points``: "15 points", "1 point"), ``place``: a place in a row counted from 1, or
+        ``player``: a seat index as "Player 1"."""
         if unit is None:
             return value
         if unit == "place":
             return int(value) + 1
+        if unit == "player":
+            return self.ui("player", n=int(value) + 1)
         if unit in FORMATS:
             return FORMATS[unit](value)
         one = self.words.table.lookup(("ui", f"unit_{unit}_one"), self.words.lang)
