@@ -13,7 +13,9 @@ from fontTools.ttLib import TTFont as FontToolsFont
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
 from gachapress.publish.book_html import render_rulebooks
+from gachapress.publish.stats import book_statistics
 from gachapress.render.fonts import cache_dir, font_files
+from tests.conftest import RULES
 from tests.test_rulebooks import section, visible_text
 
 
@@ -443,3 +445,12 @@ def test_a_list_of_labelled_entries_has_no_stray_comma() -> None:
 def test_a_party_turn_without_choices_says_nothing_was_chosen() -> None:
     text = example("gotchacards", "party-swap-left")
     assert "Choices made nothing" in text, text
+
+
+def test_a_competitive_match_is_charted_in_rounds_won_not_points(tmp_path: Path) -> None:
+    """A Competitive match ends 2 rounds to 1: its score chart says rounds, Party's points."""
+    stats = book_statistics("gotchacards", RULES, tmp_path, games=2)
+    html = render_rulebooks(load_rules("gotchacards"), stats)["en"]
+    numbers = " ".join(visible_text(section(html, "numbers")).split())
+    assert "Rounds won by the end of a match (10th percentile" in numbers
+    assert numbers.count("Final scores (10th percentile") == 1  # Party's

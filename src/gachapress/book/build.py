@@ -799,15 +799,17 @@ class BookBuilder:
                 if not spans:
                     continue
                 low, high = _nice_range(min(s.low for s in spans), max(s.high for s in spans))
+                # a mode may score otherwise than in points (Competitive: rounds won)
+                title = self.words.optional(key, mode_id) or self.ui(key)
                 chart = m.RangeChart(
                     f"chart-{mode_id}-{key}",
-                    self.ui(key),
+                    title,
                     tuple(spans),
                     minimum=low,
                     maximum=high,
                     axis=(_number(low), _number(high)),
                 )
-                charts.append(m.ChartGroup(self.ui(key), (m.ChartFigure(None, chart),)))
+                charts.append(m.ChartGroup(title, (m.ChartFigure(None, chart),)))
             modes.append(
                 m.NumbersMode(
                     id=f"numbers-{mode_id}",
