@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from pathlib import Path
 
 import pytest
+from fontTools.ttLib import TTFont as FontToolsFont
 
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
 from gachapress.publish.book_html import render_rulebooks
+from gachapress.publish.stats import book_statistics
+from gachapress.render.fonts import cache_dir, font_files
+from tests.conftest import RULES
 from tests.test_rulebooks import section, visible_text
 
 
@@ -178,13 +183,18 @@ def test_games_scored_on_paper_list_pencil_and_paper(game_id: str) -> None:
     assert "Pencil and paper for the scores (not included)" in " ".join(components.split())
 
 
+ENGINE_WORDS = re.compile(
+    r"\bengine\b|\btrigger player|collected-effect|\bresponder\b|エンジン", re.I
+)
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_clarifications_speak_of_the_table_not_the_engine(game_id: str) -> None:
     model = load_rules(game_id).model
     for clarification in model.clarifications:
         for field in (clarification.question, clarification.decision, clarification.reason):
             for text in field.values():
-                assert not re.search(r"\bengine\b|エンジン", text, re.I), (clarification.id, text)
+                assert not ENGINE_WORDS.search(text), (clarification.id, text)
 
 
 def test_japanese_notes_use_full_width_parentheses() -> None:
@@ -323,3 +333,124 @@ def test_answers_that_are_players_lanes_or_counts_say_so() -> None:
     )
     tokens = example("gasha", next_example("gasha", "bonus_tokens_in_play"))
     assert re.match(r"\d+ tokens ", answer_of(tokens))
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_example_says_an_answer(game_id: str, lang: str) -> None:
+    """An answer with nothing in it (no way to pay, say) still says so in words."""
+    html = book(game_id, lang)
+    answers = re.findall(r'<div class="result"><dt>[^<]*</dt><dd>(.*?)</dd></div>', html, re.S)
+    assert answers
+    blank = [a for a in answers if not visible_text(a).strip()]
+    assert not blank, blank
+
+
+def turn_summary(game_id: str, mode: str = "standard", lang: str = "en") -> str:
+    html = book(game_id, lang)
+    start = html.index(f'<aside class="turn-summary" aria-labelledby="turn-{mode}">')
+    return " ".join(visible_text(html[start : html.index("</aside>", start)]).split())
+
+
+def test_gasha_turn_summary_pays_the_same_colour_card_and_offers_one_choice() -> None:
+    """The box under "On your turn" is read instead of the rules: it keeps the same-colour
+    Gasha card, and the two actions read as a choice, not as steps 2 and 3 of a turn."""
+    summary = turn_summary("gasha")
+    assert "1 Gasha card from a deck if their colours match" in summary
+    assert "Choose one: draw or trade" in summary and "To draw:" in summary
+
+
+def test_gotchacards_turn_summaries_agree_with_the_rules_on_priority_and_items() -> None:
+    """Party priority passes on after each turn, so the summary may not say Player 1 always
+    resolves first; the Competitive one says where items go."""
+    party = turn_summary("gotchacards", "party")
+    assert "Player 1's first" not in party
+    assert "after each turn it passes clockwise" in party
+    assert "Items, except a Wildcard, go to the trash" in turn_summary("gotchacards", "competitive")
+
+
+def test_gotchacards_clarifications_agree_on_the_card_a_magnet_takes() -> None:
+    """Two answers speak of the Magnet: both take the top card of the pile."""
+    magnet = [
+        c.decision["en"]
+        for c in load_rules("gotchacards").model.clarifications
+        if "Magnet" in c.question["en"] and "take" in c.question["en"]
+    ]
+    assert len(magnet) == 2
+    assert all("top" in text and "Any one card" not in text for text in magnet), magnet
+
+
+def test_a_lane_example_says_whose_card_is_whose_and_counts_points() -> None:
+    """The answer gives points per player, so the two cards must say which player owns them."""
+    text = example("gotchacards", "lane-win-takes-both")
+    assert re.search(r"Player 1's card Pebble .*Player 2's card Pincer Crab", text), text
+    assert "Player 1: 2 points Player 2: 0 points" in text, text
+
+
+def test_a_player_chosen_by_a_party_effect_is_named_as_a_player() -> None:
+    """The Party Swap Across picks Player 3; its choice may not read as the bare seat "2"."""
+    text = example("gotchacards", "party-swap-across-chooses")
+    assert "Choices made Player 3" in text, text
+
+
+def test_gotchacards_quick_reference_covers_both_hands_empty_and_a_party_tie() -> None:
+    """Read instead of the rules, the quick reference may not make an empty hand always lose
+    nor leave a tied Party game without its overtime."""
+    text = " ".join(quick_reference("gotchacards").split())
+    assert "if both hold none, the points decide" in text
+    assert "players tied for it play overtime" in text
+
+
+def test_rps_fire_turn_summary_keeps_the_refill_the_last_card_alarm_and_the_open_pile() -> None:
+    """The summary may not send a player to pass before the pile is reshuffled, nor set off an
+    alarm played as the last card, nor forget that any card follows an alarm."""
+    summary = turn_summary("rps-fire")
+    assert "the pile under its top card becomes the new deck" in summary
+    assert "not as your last card" in summary and "Any card may follow a fire alarm" in summary
+
+
+def test_gotcha_turn_summary_sends_a_round_of_misses_back_to_placing() -> None:
+    """In the rules, when every roll misses the same card stays up and placing starts again;
+    the summary may not go straight on to the refill."""
+    summary = turn_summary("gotcha")
+    assert "If everyone misses, place cards again for the same gacha card" in summary
+    assert "if nobody won it, of the turn player" in summary
+
+
+def test_every_character_of_the_books_is_in_a_shipped_font(tmp_path: Path) -> None:
+    """The PDF books set text in Noto Sans and IPAexGothic only: a character neither has (a
+    "≤" in a quick reference) prints as an empty box."""
+    fonts = font_files(cache_dir(tmp_path))
+    covered = {
+        chr(code)
+        for role in ("regular", "ja")
+        for code in FontToolsFont(fonts[role].path, lazy=True).getBestCmap()
+    }
+    root = Path(__file__).resolve().parents[1]
+    missing = {
+        str(path.relative_to(root)): chars
+        for path in [*root.glob("rules/*/*.yaml"), *root.glob("templates/**/*.yaml")]
+        if (chars := {c for c in path.read_text(encoding="utf-8") if ord(c) > 127} - covered)
+    }
+    assert not missing
+
+
+def test_a_list_of_labelled_entries_has_no_stray_comma() -> None:
+    """Two tickets are two runs of labelled rows, not rows with a lone comma between them."""
+    text = example("gasha", "ticket-two-tickets")
+    assert re.search(r"Extra Gasha card: no Pair:", text), text
+    assert not re.search(r"Extra Gasha card: no ?, Pair", text), text
+
+
+def test_a_party_turn_without_choices_says_nothing_was_chosen() -> None:
+    text = example("gotchacards", "party-swap-left")
+    assert "Choices made nothing" in text, text
+
+
+def test_a_competitive_match_is_charted_in_rounds_won_not_points(tmp_path: Path) -> None:
+    """A Competitive match ends 2 rounds to 1: its score chart says rounds, Party's points."""
+    stats = book_statistics("gotchacards", RULES, tmp_path, games=2)
+    html = render_rulebooks(load_rules("gotchacards"), stats)["en"]
+    numbers = " ".join(visible_text(section(html, "numbers")).split())
+    assert "Rounds won by the end of a match (10th percentile" in numbers
+    assert numbers.count("Final scores (10th percentile") == 1  # Party's

@@ -600,6 +600,8 @@ class BookBuilder:
             return self.pointed_cards(value, given[cards_key])
         parts = self.words.answer_parts(rule)
         if parts and isinstance(value, list):
+            if not value:
+                return (text(self.ui("empty"), cls="word"),)
             if all(isinstance(row, list) for row in value):
                 rows = tuple(m.ValueRow(i, self.parts(r, parts)) for i, r in enumerate(value))
                 return (m.ValueRows(rows),)
@@ -671,6 +673,8 @@ class BookBuilder:
             if all(isinstance(v, list) for v in value):
                 rows = tuple(m.ValueRow(i, self.value(v, nested=True)) for i, v in enumerate(value))
                 return (m.ValueRows(rows),)
+            if all(isinstance(v, dict) for v in value):  # one labelled row after the other
+                return (m.Pairs(tuple(p for v in value for p in self.pairs(v))),)
             nodes: list[Inline] = []
             for i, item in enumerate(value):
                 if i:
@@ -678,20 +682,25 @@ class BookBuilder:
                 nodes.extend(self.value(item, unit=unit))
             return tuple(nodes)
         if isinstance(value, dict):
-            pairs = tuple(
-                m.Pair(self.words.label("given", str(k)), self.value(v, str(k)))
-                for k, v in value.items()
-            )
-            return (m.Pairs(pairs),)
+            return (m.Pairs(self.pairs(value)),)
         return (m.Code(repr(value)),)
+
+    def pairs(self, value: dict[str, Any]) -> tuple[m.Pair, ...]:
+        return tuple(
+            m.Pair(self.words.label("given", str(k)), self.value(v, str(k)))
+            for k, v in value.items()
+        )
 
     def with_unit(self, value: float, unit: str | None) -> str | float:
         """A number with its unit: a placeholder format (``yen``: "¥3,100") or a UI counter
-        (``points``: "15 points", "1 point"), or ``place``: a place in a row counted from 1."""
+        (``points``: "15 points", "1 point"), ``place``: a place in a row counted from 1, or
+        ``player``: a seat index as "Player 1"."""
         if unit is None:
             return value
         if unit == "place":
             return int(value) + 1
+        if unit == "player":
+            return self.ui("player", n=int(value) + 1)
         if unit in FORMATS:
             return FORMATS[unit](value)
         one = self.words.table.lookup(("ui", f"unit_{unit}_one"), self.words.lang)
@@ -790,15 +799,17 @@ class BookBuilder:
                 if not spans:
                     continue
                 low, high = _nice_range(min(s.low for s in spans), max(s.high for s in spans))
+                # a mode may score otherwise than in points (Competitive: rounds won)
+                title = self.words.optional(key, mode_id) or self.ui(key)
                 chart = m.RangeChart(
                     f"chart-{mode_id}-{key}",
-                    self.ui(key),
+                    title,
                     tuple(spans),
                     minimum=low,
                     maximum=high,
                     axis=(_number(low), _number(high)),
                 )
-                charts.append(m.ChartGroup(self.ui(key), (m.ChartFigure(None, chart),)))
+                charts.append(m.ChartGroup(title, (m.ChartFigure(None, chart),)))
             modes.append(
                 m.NumbersMode(
                     id=f"numbers-{mode_id}",
