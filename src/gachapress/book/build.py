@@ -251,7 +251,12 @@ class BookBuilder:
         ]
         total = sum(deck.size() for _, deck in self.model.deck_items())
         tokens = any(deck.form == "token" for _, deck in self.model.deck_items())
-        facts.append((self.ui("cards_and_tokens" if tokens else "cards_total"), str(total)))
+        facts.append(
+            (
+                self.ui("cards_and_tokens" if tokens else "cards_total"),
+                self.ui("component_count", n=total),
+            )
+        )
         summary = None
         if len(self.model.modes) == 1:
             (mode,) = self.model.modes.values()
@@ -370,13 +375,16 @@ class BookBuilder:
         for component in self.model.components:
             if component.deck is not None:
                 name = self.t(self.model.deck(component.deck).name)
-                items.append(m.ComponentItem(name, component.count, f"#deck-{component.deck}"))
+                count = self.ui("component_count", n=component.count)
+                items.append(m.ComponentItem(name, count, f"#deck-{component.deck}"))
             else:
                 assert component.name is not None
                 items.append(
                     m.ComponentItem(
                         self.t(component.name),
-                        component.count if component.count > 1 else None,
+                        self.ui("component_count", n=component.count)
+                        if component.count > 1
+                        else None,
                         None,
                         self.ui("provide_your_own") if component.provide_your_own else None,
                     )

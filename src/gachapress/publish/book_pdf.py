@@ -502,7 +502,7 @@ class BookPdf:
         if isinstance(node, m.CardPicture):
             return f"<b>{self.run(node.caption or node.alt)}</b>"
         if isinstance(node, m.CardRow):
-            return ", ".join(
+            return self.run(self.book.ui.get("list_sep", ", ")).join(
                 (f"#{i} " if node.indexed else "") + self.inline(c)
                 for i, c in enumerate(node.cards)
             )
@@ -604,7 +604,7 @@ class BookPdf:
         font = self.bold if bold else self.font
         size = self.styles["cell"].fontSize
         lines = _plain(cell.nodes).split("\n")
-        words = [w for line in lines for w in (line if self.cjk else line.split())] or [" "]
+        words = [w for line in lines for w in _words(line, self.cjk)] or [" "]
         narrow = max(stringWidth(w, font, size) for w in words)
         return narrow + pad, max(stringWidth(line, font, size) for line in lines) + pad
 
@@ -821,9 +821,9 @@ class BookPdf:
     def components(self, s: m.ComponentsSection, toc: set[str]) -> list[Flowable]:
         items = []
         for item in s.items:
-            line = (f"{item.count} " if item.count else "") + self.run(item.name)
+            line = (f"{self.run(item.count)} " if item.count else "") + self.run(item.name)
             if item.note:
-                line += f" ({self.run(item.note)})"
+                line += f" {self.run(item.note)}"  # the note brings its own brackets
             items.append(ListItem(Paragraph(line, self.styles["body"])))
         out: list[Flowable] = [
             ListFlowable(
@@ -986,6 +986,15 @@ def _cards(nodes: Iterable[m.Inline]) -> Iterable[m.CardPicture]:
         elif isinstance(node, m.Pairs):
             for pair in node.pairs:
                 yield from _cards(pair.nodes)
+
+
+# what a Japanese line keeps whole: a number or Latin word ("¥8,000"), a katakana word; else a glyph
+_CJK_WORD = re.compile(r"[^\s\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]+|[\u30a0-\u30ff]+|\S")
+
+
+def _words(line: str, cjk: bool) -> list[str]:
+    """The pieces of a line a column must be wide enough for (not broken inside)."""
+    return _CJK_WORD.findall(line) if cjk else line.split()
 
 
 def _plain(nodes: Iterable[m.Inline]) -> str:
