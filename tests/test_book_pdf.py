@@ -332,3 +332,12 @@ def test_a_japanese_table_column_is_as_wide_as_its_longest_number() -> None:
     text = "".join(page_texts(pdf))
     assert "¥8,000" in text
     assert not re.search(r"¥8,00\s+0", text)
+
+
+def test_a_japanese_table_keeps_short_headings_and_markers_whole() -> None:
+    """Read on the GotchaCards ja Letter book: the deck table's heading 枚数 stood as 枚/数
+    and "ワイルドカード [上級]" broke after its bracket."""
+    _, pdf, _ = built("gotchacards", "ja", "letter")
+    text = "".join(page_texts(pdf))
+    assert "［上級］" in text and "[上級" not in text
+    assert not re.search(r"枚\s+数", text)

@@ -496,6 +496,8 @@ class BookPdf:
         if isinstance(node, m.Swatch):
             return f'<font name="{self.japanese}" color="{node.hex}">■</font> '
         if isinstance(node, m.Marker):
+            if self.cjk:  # full-width brackets, which a Japanese line does not break inside
+                return f"<b>［{self.run(node.text)}］</b>"
             return f" <b>[{self.run(node.text)}]</b>"
         if isinstance(node, m.Icon):
             return ""  # a picture beside its name: the name says it (the HTML draws the emoji)
@@ -992,9 +994,15 @@ def _cards(nodes: Iterable[m.Inline]) -> Iterable[m.CardPicture]:
 _CJK_WORD = re.compile(r"[^\s\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]+|[\u30a0-\u30ff]+|\S")
 
 
+#: A Japanese label this short ("枚数", "タイプ") is kept on one line.
+_CJK_SHORT = 4
+
+
 def _words(line: str, cjk: bool) -> list[str]:
     """The pieces of a line a column must be wide enough for (not broken inside)."""
-    return _CJK_WORD.findall(line) if cjk else line.split()
+    if not cjk:
+        return line.split()
+    return [line.strip()] if len(line.strip()) <= _CJK_SHORT else _CJK_WORD.findall(line)
 
 
 def _plain(nodes: Iterable[m.Inline]) -> str:
