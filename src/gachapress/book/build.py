@@ -598,7 +598,12 @@ class BookBuilder:
 
     def answer(self, rule: str, value: Any, given: dict[str, Any]) -> Inlines:
         """An example's expected answer, its players named as for its inputs, the cards it
-        points at by index pictured, its numbers with their unit."""
+        points at by index pictured, its numbers with their unit, a yes or no said in the
+        rule's own words where the game gives them ("Out of the round")."""
+        if isinstance(value, bool):
+            said = self.words.optional("answer_words", f"{rule}.{'yes' if value else 'no'}")
+            if said is not None:
+                return (text(said, cls="word"),)
         if self.words.holds_players("player_answers", rule):
             return self.players(value)
         if self.words.holds_players("by_player_answers", rule):
