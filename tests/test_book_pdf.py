@@ -341,3 +341,11 @@ def test_a_japanese_table_keeps_short_headings_and_markers_whole() -> None:
     text = "".join(page_texts(pdf))
     assert "［上級］" in text and "[上級" not in text
     assert not re.search(r"枚\s+数", text)
+
+
+def test_a_value_per_player_starts_below_its_label() -> None:
+    """ "脱落した人：プレイヤー1：いいえ" read as one pair: the rows start on their own line."""
+    _, pdf, _ = built("gachapon-trick", "ja")
+    text = "".join(page_texts(pdf))
+    assert re.search(r"脱落した人：\s*\r?\n\s*プレイヤー1：いいえ", text)
+    assert "脱落した人：プレイヤー1" not in text

@@ -517,6 +517,12 @@ class BookPdf:
         star = f'<font name="{self.japanese}">★</font> ' if node.wild else ""
         return f"{node.n}× {star}{self.run(node.label)} "
 
+    def labelled_value(self, label: str, nodes: m.Inlines) -> str:
+        """ "Label: value"; a value of one line per player or row starts on the next line, so
+        that "Out of the round: Player 1: no" does not read as one pair."""
+        rows = bool(nodes) and isinstance(nodes[0], m.Pairs | m.ValueRows)
+        return f"{self.run(label)}{self.colon}{'<br/>' if rows else ''}{self.markup(nodes)}"
+
     def para(self, nodes: Iterable[m.Inline], style: str = "body") -> Paragraph:
         return Paragraph(self.markup(nodes), self.styles[style])
 
@@ -880,12 +886,9 @@ class BookPdf:
         out += self.blocks(ex.text)
         for given in ex.given:
             out.append(
-                Paragraph(
-                    f"{self.run(given.label)}{self.colon}{self.markup(given.value)}",
-                    self.styles["cell"],
-                )
+                Paragraph(self.labelled_value(given.label, given.value), self.styles["cell"])
             )
-        answer = f"<b>{self.run(ui.get('expected', ''))}{self.colon}{self.markup(ex.expect)}</b>"
+        answer = f"<b>{self.labelled_value(ui.get('expected', ''), ex.expect)}</b>"
         out.append(Paragraph(answer, self.styles["cell"]))
         verdict = self.run(f"✓ {ui.get('engine_agrees', '')} · {ex.provenance.text}")
         if ex.provenance.href and ex.provenance.link:
