@@ -349,3 +349,11 @@ def test_a_value_per_player_starts_below_its_label() -> None:
     text = "".join(page_texts(pdf))
     assert re.search(r"脱落した人：\s*\r?\n\s*プレイヤー1：いいえ", text)
     assert "脱落した人：プレイヤー1" not in text
+
+
+def test_a_table_too_wide_for_its_words_gets_smaller_type() -> None:
+    """The A5 deck table of Gachapon Trick (ja) broke every name ("ロボッ/ト", "覆面ネ/コ"):
+    its type shrinks until its longest words fit side by side."""
+    _, pdf, _ = built("gachapon-trick", "ja")
+    text = "".join(page_texts(pdf))
+    assert not re.search(r"ロボッ\s+ト|覆面ネ\s+コ", text)

@@ -602,10 +602,13 @@ class BookPdf:
                 return drawings
         return self.para(cell.nodes, "head" if head else "cell")
 
+    def cell_pad(self) -> float:
+        """A cell's padding and the room kept for a hanging glyph, in points."""
+        return 6 + (self.styles["body"].rightIndent if self.cjk else 0) + 2
+
     def widths(self, cell: m.Cell, bold: bool) -> tuple[float, float]:
         """A cell's narrowest width (its longest word) and its width on one line, in points."""
-        # the padding, and the room kept for a hanging glyph
-        pad = 6 + (self.styles["body"].rightIndent if self.cjk else 0) + 2
+        pad = self.cell_pad()
         if cell.nodes and all(isinstance(n, m.CardPicture) for n in cell.nodes):
             width = sum(self.card_width(n.size) for n in cell.nodes) + pad
             return width, width
@@ -635,13 +638,41 @@ class BookPdf:
             widths = [w * self.width / sum(widths) for w in widths]
         return widths
 
+    def table_type(self, table: m.Table, grid: list[tuple[m.Cell, ...]]) -> float:
+        """The size of a table's type relative to the book's: smaller (down to a floor) when
+        its longest words do not fit the page side by side, so that none is broken."""
+        columns = max(len(row) for row in grid)
+        narrow = [0.0] * columns
+        for r, row in enumerate(grid):
+            for i, cell in enumerate(row):
+                low, _ = self.widths(cell, r == 0 or (table.row_heads and i == 0))
+                narrow[i] = max(narrow[i], low)
+        pads = columns * self.cell_pad()
+        return max(MIN_TABLE_TYPE, min(1.0, (self.width - pads) / (sum(narrow) - pads)))
+
     def table(self, table: m.Table) -> list[Flowable]:
         grid = [table.head, *table.rows, *([table.foot] if table.foot else [])]
-        widths = self.column_widths(table, grid)
-        data = [
-            [self.cell(c, head=r == 0 or (table.row_heads and i == 0)) for i, c in enumerate(row)]
-            for r, row in enumerate(grid)
-        ]
+        scale = self.table_type(table, grid)
+        saved = {k: self.styles[k] for k in ("cell", "head")}
+        if scale < 1:
+            for key, style in saved.items():
+                self.styles[key] = ParagraphStyle(
+                    f"{key}-small",
+                    parent=style,
+                    fontSize=style.fontSize * scale,
+                    leading=style.leading * scale,
+                )
+        try:
+            widths = self.column_widths(table, grid)
+            data = [
+                [
+                    self.cell(c, head=r == 0 or (table.row_heads and i == 0))
+                    for i, c in enumerate(row)
+                ]
+                for r, row in enumerate(grid)
+            ]
+        finally:
+            self.styles.update(saved)
         style: list[tuple[Any, ...]] = [
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("LINEBELOW", (0, 0), (-1, 0), 0.8, ACCENT),
@@ -992,6 +1023,9 @@ def _cards(nodes: Iterable[m.Inline]) -> Iterable[m.CardPicture]:
             for pair in node.pairs:
                 yield from _cards(pair.nodes)
 
+
+#: The smallest a table's type is set, relative to the book's (7.5 pt -> 5.6 pt).
+MIN_TABLE_TYPE = 0.75
 
 # what a Japanese line keeps whole: a number or Latin word ("¥8,000"), a katakana word; else a glyph
 _CJK_WORD = re.compile(r"[^\s\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]+|[\u30a0-\u30ff]+|\S")
