@@ -518,9 +518,10 @@ class BookPdf:
         return f"{node.n}× {star}{self.run(node.label)} "
 
     def labelled_value(self, label: str, nodes: m.Inlines) -> str:
-        """ "Label: value"; a value of one line per player or row starts on the next line, so
-        that "Out of the round: Player 1: no" does not read as one pair."""
-        rows = bool(nodes) and isinstance(nodes[0], m.Pairs | m.ValueRows)
+        """ "Label: value"; a value of one line per player starts on the next line, so that
+        "Out of the round: Player 1: no" does not read as one pair (rows of "#0 ..." say
+        what they are and stay on the label's line: a long book stays as long)."""
+        rows = bool(nodes) and isinstance(nodes[0], m.Pairs)
         return f"{self.run(label)}{self.colon}{'<br/>' if rows else ''}{self.markup(nodes)}"
 
     def para(self, nodes: Iterable[m.Inline], style: str = "body") -> Paragraph:
