@@ -311,3 +311,52 @@ def test_a_copied_frame_shares_nothing_that_can_change() -> None:
     twin = copy.deepcopy(frame)
     twin._frameBGs.append("background")
     assert frame._frameBGs == [] and twin._x1 == frame._x1
+
+
+def test_a_japanese_pdf_counts_cards_and_lists_with_its_own_punctuation() -> None:
+    """Read on the Gachapon Trick ja PDF: "49 おもちゃカード", "(（別途用意）)" and card lists
+    joined by an ASCII ", " (the HTML had 「、」)."""
+    _, pdf, _ = built("gachapon-trick", "ja")
+    text = "".join(page_texts(pdf))
+    assert "49枚" in text
+    assert "(（" not in text and "）)" not in text
+    assert not re.search(r"¥\d+, #\d", text), "a card list joined by an English comma"
+
+
+def test_an_english_pdf_brackets_a_note_once() -> None:
+    _, pdf, _ = built("rps-fire", "en")
+    assert "((not included))" not in "".join(page_texts(pdf))
+
+
+def test_a_japanese_table_column_is_as_wide_as_its_longest_number() -> None:
+    """The A5 setup table broke "¥8,000" into "¥8,00" and "0": a Japanese column may break
+    between any two kanji, not inside a number."""
+    _, pdf, _ = built("gachapon-trick", "ja")
+    text = "".join(page_texts(pdf))
+    assert "¥8,000" in text
+    assert not re.search(r"¥8,00\s+0", text)
+
+
+def test_a_japanese_table_keeps_short_headings_and_markers_whole() -> None:
+    """Read on the GotchaCards ja Letter book: the deck table's heading 枚数 stood as 枚/数
+    and "ワイルドカード [上級]" broke after its bracket."""
+    _, pdf, _ = built("gotchacards", "ja", "letter")
+    text = "".join(page_texts(pdf))
+    assert "［上級］" in text and "[上級" not in text
+    assert not re.search(r"枚\s+数", text)
+
+
+def test_a_value_per_player_starts_below_its_label() -> None:
+    """ "脱落した人：プレイヤー1：いいえ" read as one pair: the rows start on their own line."""
+    _, pdf, _ = built("gachapon-trick", "ja")
+    text = "".join(page_texts(pdf))
+    assert re.search(r"脱落した人：\s*\r?\n\s*プレイヤー1：いいえ", text)
+    assert "脱落した人：プレイヤー1" not in text
+
+
+def test_a_table_too_wide_for_its_words_gets_smaller_type() -> None:
+    """The A5 deck table of Gachapon Trick (ja) broke every name ("ロボッ/ト", "覆面ネ/コ"):
+    its type shrinks until its longest words fit side by side."""
+    _, pdf, _ = built("gachapon-trick", "ja")
+    text = "".join(page_texts(pdf))
+    assert not re.search(r"ロボッ\s+ト|覆面ネ\s+コ", text)

@@ -454,3 +454,16 @@ def test_a_competitive_match_is_charted_in_rounds_won_not_points(tmp_path: Path)
     numbers = " ".join(visible_text(section(html, "numbers")).split())
     assert "Rounds won by the end of a match (10th percentile" in numbers
     assert numbers.count("Final scores (10th percentile") == 1  # Party's
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_yes_or_no_answer_says_what_happens(lang: str) -> None:
+    """ "¥200 still buys the cheapest toy, so you stay in. Answer: no" read as a contradiction:
+    an "Out of money" answer says whether the player is out or stays."""
+    answer = {"en": "Answer", "ja": "答え"}[lang]
+    stays, out = (
+        example("gachapon-trick", example_id, lang).rsplit(answer, 1)[1]
+        for example_id in ("in-at-200", "out-at-0")
+    )
+    said = {"en": ("Still in the round", "Out of the round"), "ja": ("ラウンドに残る", "脱落する")}
+    assert said[lang][0] in stays and said[lang][1] in out

@@ -251,7 +251,12 @@ class BookBuilder:
         ]
         total = sum(deck.size() for _, deck in self.model.deck_items())
         tokens = any(deck.form == "token" for _, deck in self.model.deck_items())
-        facts.append((self.ui("cards_and_tokens" if tokens else "cards_total"), str(total)))
+        facts.append(
+            (
+                self.ui("cards_and_tokens" if tokens else "cards_total"),
+                self.ui("component_count", n=total),
+            )
+        )
         summary = None
         if len(self.model.modes) == 1:
             (mode,) = self.model.modes.values()
@@ -370,13 +375,16 @@ class BookBuilder:
         for component in self.model.components:
             if component.deck is not None:
                 name = self.t(self.model.deck(component.deck).name)
-                items.append(m.ComponentItem(name, component.count, f"#deck-{component.deck}"))
+                count = self.ui("component_count", n=component.count)
+                items.append(m.ComponentItem(name, count, f"#deck-{component.deck}"))
             else:
                 assert component.name is not None
                 items.append(
                     m.ComponentItem(
                         self.t(component.name),
-                        component.count if component.count > 1 else None,
+                        self.ui("component_count", n=component.count)
+                        if component.count > 1
+                        else None,
                         None,
                         self.ui("provide_your_own") if component.provide_your_own else None,
                     )
@@ -590,7 +598,12 @@ class BookBuilder:
 
     def answer(self, rule: str, value: Any, given: dict[str, Any]) -> Inlines:
         """An example's expected answer, its players named as for its inputs, the cards it
-        points at by index pictured, its numbers with their unit."""
+        points at by index pictured, its numbers with their unit, a yes or no said in the
+        rule's own words where the game gives them ("Out of the round")."""
+        if isinstance(value, bool):
+            said = self.words.optional("answer_words", f"{rule}.{'yes' if value else 'no'}")
+            if said is not None:
+                return (text(said, cls="word"),)
         if self.words.holds_players("player_answers", rule):
             return self.players(value)
         if self.words.holds_players("by_player_answers", rule):

@@ -297,7 +297,7 @@ class Subsection:
 @dataclass(frozen=True)
 class ComponentItem:
     name: str
-    count: int | None
+    count: str | None  # "49", "49枚": the language's counter
     href: str | None = None
     note: str | None = None
 

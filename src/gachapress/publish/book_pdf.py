@@ -496,13 +496,15 @@ class BookPdf:
         if isinstance(node, m.Swatch):
             return f'<font name="{self.japanese}" color="{node.hex}">■</font> '
         if isinstance(node, m.Marker):
+            if self.cjk:  # full-width brackets, which a Japanese line does not break inside
+                return f"<b>［{self.run(node.text)}］</b>"
             return f" <b>[{self.run(node.text)}]</b>"
         if isinstance(node, m.Icon):
             return ""  # a picture beside its name: the name says it (the HTML draws the emoji)
         if isinstance(node, m.CardPicture):
             return f"<b>{self.run(node.caption or node.alt)}</b>"
         if isinstance(node, m.CardRow):
-            return ", ".join(
+            return self.run(self.book.ui.get("list_sep", ", ")).join(
                 (f"#{i} " if node.indexed else "") + self.inline(c)
                 for i, c in enumerate(node.cards)
             )
@@ -514,6 +516,13 @@ class BookPdf:
             )
         star = f'<font name="{self.japanese}">★</font> ' if node.wild else ""
         return f"{node.n}× {star}{self.run(node.label)} "
+
+    def labelled_value(self, label: str, nodes: m.Inlines) -> str:
+        """ "Label: value"; a value of one line per player starts on the next line, so that
+        "Out of the round: Player 1: no" does not read as one pair (rows of "#0 ..." say
+        what they are and stay on the label's line: a long book stays as long)."""
+        rows = bool(nodes) and isinstance(nodes[0], m.Pairs)
+        return f"{self.run(label)}{self.colon}{'<br/>' if rows else ''}{self.markup(nodes)}"
 
     def para(self, nodes: Iterable[m.Inline], style: str = "body") -> Paragraph:
         return Paragraph(self.markup(nodes), self.styles[style])
@@ -594,17 +603,20 @@ class BookPdf:
                 return drawings
         return self.para(cell.nodes, "head" if head else "cell")
 
+    def cell_pad(self) -> float:
+        """A cell's padding and the room kept for a hanging glyph, in points."""
+        return 6 + (self.styles["body"].rightIndent if self.cjk else 0) + 2
+
     def widths(self, cell: m.Cell, bold: bool) -> tuple[float, float]:
         """A cell's narrowest width (its longest word) and its width on one line, in points."""
-        # the padding, and the room kept for a hanging glyph
-        pad = 6 + (self.styles["body"].rightIndent if self.cjk else 0) + 2
+        pad = self.cell_pad()
         if cell.nodes and all(isinstance(n, m.CardPicture) for n in cell.nodes):
             width = sum(self.card_width(n.size) for n in cell.nodes) + pad
             return width, width
         font = self.bold if bold else self.font
         size = self.styles["cell"].fontSize
         lines = _plain(cell.nodes).split("\n")
-        words = [w for line in lines for w in (line if self.cjk else line.split())] or [" "]
+        words = [w for line in lines for w in _words(line, self.cjk)] or [" "]
         narrow = max(stringWidth(w, font, size) for w in words)
         return narrow + pad, max(stringWidth(line, font, size) for line in lines) + pad
 
@@ -627,13 +639,41 @@ class BookPdf:
             widths = [w * self.width / sum(widths) for w in widths]
         return widths
 
+    def table_type(self, table: m.Table, grid: list[tuple[m.Cell, ...]]) -> float:
+        """The size of a table's type relative to the book's: smaller (down to a floor) when
+        its longest words do not fit the page side by side, so that none is broken."""
+        columns = max(len(row) for row in grid)
+        narrow = [0.0] * columns
+        for r, row in enumerate(grid):
+            for i, cell in enumerate(row):
+                low, _ = self.widths(cell, r == 0 or (table.row_heads and i == 0))
+                narrow[i] = max(narrow[i], low)
+        pads = columns * self.cell_pad()
+        return max(MIN_TABLE_TYPE, min(1.0, (self.width - pads) / (sum(narrow) - pads)))
+
     def table(self, table: m.Table) -> list[Flowable]:
         grid = [table.head, *table.rows, *([table.foot] if table.foot else [])]
-        widths = self.column_widths(table, grid)
-        data = [
-            [self.cell(c, head=r == 0 or (table.row_heads and i == 0)) for i, c in enumerate(row)]
-            for r, row in enumerate(grid)
-        ]
+        scale = self.table_type(table, grid)
+        saved = {k: self.styles[k] for k in ("cell", "head")}
+        if scale < 1:
+            for key, style in saved.items():
+                self.styles[key] = ParagraphStyle(
+                    f"{key}-small",
+                    parent=style,
+                    fontSize=style.fontSize * scale,
+                    leading=style.leading * scale,
+                )
+        try:
+            widths = self.column_widths(table, grid)
+            data = [
+                [
+                    self.cell(c, head=r == 0 or (table.row_heads and i == 0))
+                    for i, c in enumerate(row)
+                ]
+                for r, row in enumerate(grid)
+            ]
+        finally:
+            self.styles.update(saved)
         style: list[tuple[Any, ...]] = [
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("LINEBELOW", (0, 0), (-1, 0), 0.8, ACCENT),
@@ -821,9 +861,9 @@ class BookPdf:
     def components(self, s: m.ComponentsSection, toc: set[str]) -> list[Flowable]:
         items = []
         for item in s.items:
-            line = (f"{item.count} " if item.count else "") + self.run(item.name)
+            line = (f"{self.run(item.count)} " if item.count else "") + self.run(item.name)
             if item.note:
-                line += f" ({self.run(item.note)})"
+                line += f" {self.run(item.note)}"  # the note brings its own brackets
             items.append(ListItem(Paragraph(line, self.styles["body"])))
         out: list[Flowable] = [
             ListFlowable(
@@ -878,12 +918,9 @@ class BookPdf:
         out += self.blocks(ex.text)
         for given in ex.given:
             out.append(
-                Paragraph(
-                    f"{self.run(given.label)}{self.colon}{self.markup(given.value)}",
-                    self.styles["cell"],
-                )
+                Paragraph(self.labelled_value(given.label, given.value), self.styles["cell"])
             )
-        answer = f"<b>{self.run(ui.get('expected', ''))}{self.colon}{self.markup(ex.expect)}</b>"
+        answer = f"<b>{self.labelled_value(ui.get('expected', ''), ex.expect)}</b>"
         out.append(Paragraph(answer, self.styles["cell"]))
         verdict = self.run(f"✓ {ui.get('engine_agrees', '')} · {ex.provenance.text}")
         if ex.provenance.href and ex.provenance.link:
@@ -986,6 +1023,24 @@ def _cards(nodes: Iterable[m.Inline]) -> Iterable[m.CardPicture]:
         elif isinstance(node, m.Pairs):
             for pair in node.pairs:
                 yield from _cards(pair.nodes)
+
+
+#: The smallest a table's type is set, relative to the book's (7.5 pt -> 5.6 pt).
+MIN_TABLE_TYPE = 0.75
+
+# what a Japanese line keeps whole: a number or Latin word ("¥8,000"), a katakana word; else a glyph
+_CJK_WORD = re.compile(r"[^\s\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]+|[\u30a0-\u30ff]+|\S")
+
+
+#: A Japanese label this short ("枚数", "タイプ") is kept on one line.
+_CJK_SHORT = 4
+
+
+def _words(line: str, cjk: bool) -> list[str]:
+    """The pieces of a line a column must be wide enough for (not broken inside)."""
+    if not cjk:
+        return line.split()
+    return [line.strip()] if len(line.strip()) <= _CJK_SHORT else _CJK_WORD.findall(line)
 
 
 def _plain(nodes: Iterable[m.Inline]) -> str:
