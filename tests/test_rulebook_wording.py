@@ -467,3 +467,16 @@ def test_a_yes_or_no_answer_says_what_happens(lang: str) -> None:
     )
     said = {"en": ("Still in the round", "Out of the round"), "ja": ("ラウンドに残る", "脱落する")}
     assert said[lang][0] in stays and said[lang][1] in out
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_japanese_answers_count_in_japanese(game_id: str) -> None:
+    """A counted answer takes the language's counter: RPS-Fire's Japanese book answered
+    「答え：once」 (an English-only format chosen before the Japanese 回)."""
+    html = book(game_id, "ja")
+    start = html.index('id="examples"')
+    text = " ".join(visible_text(html[start:]).split())
+    answers = re.findall(r"答え (.*?) ✓", text)
+    assert answers
+    english = [a for a in answers if re.search(r"\b(?:once|twice|times|points?|cards?)\b", a)]
+    assert not english

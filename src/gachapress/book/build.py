@@ -714,7 +714,8 @@ class BookBuilder:
             return int(value) + 1
         if unit == "player":
             return self.ui("player", n=int(value) + 1)
-        if unit in FORMATS:
+        counter = self.words.table.lookup(("ui", f"unit_{unit}"), self.words.lang)
+        if counter is None and unit in FORMATS:  # a language's counter before an English format
             return FORMATS[unit](value)
         one = self.words.table.lookup(("ui", f"unit_{unit}_one"), self.words.lang)
         return one if value == 1 and one else self.ui(f"unit_{unit}", n=f"{value:,}")
