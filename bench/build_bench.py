@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import json
 import os
 import re
 import resource
@@ -27,7 +28,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from pypdf import PdfReader
 from reportlab.graphics import renderPDF
@@ -104,9 +107,17 @@ def _process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def edit_to_reload(project: Path, env: dict[str, str]) -> tuple[float, float] | None:
-    """Seconds (wall, and the server's CPU) from saving a card's text to the event that makes
-    the open pages reload, with `gachapress serve gachapon-trick` running on the project."""
+def _states(stream: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
+    """The states an event stream of `gachapress serve` sends, as they come."""
+    for line in stream:
+        if line.startswith(b"data: "):
+            yield json.loads(line[len(b"data: "):])
+
+
+def edit_to_reload(project: Path, env: dict[str, str]) -> dict[str, float] | None:
+    """Seconds from saving a card's text to the event that makes the open pages reload (wall,
+    and the server's CPU), and to the one that reloads the sheets when the PDFs follow, with
+    `gachapress serve gachapon-trick` running on the project."""
     server = subprocess.Popen(
         [sys.executable, "-m", "gachapress.cli.main", "serve", "gachapon-trick", "--port", "0"],
         cwd=project, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
@@ -119,13 +130,19 @@ def edit_to_reload(project: Path, env: dict[str, str]) -> tuple[float, float] | 
             return None  # a checkout without serve
         events = http.client.HTTPConnection(found[1], int(found[2]), timeout=300)
         events.request("GET", "/_serve/events")
-        stream = events.getresponse()
-        stream.readline()  # the state as it is
+        states = _states(events.getresponse())
+        first = next(states)  # the state as it is
         cpu, wall = _process_cpu(server.pid), time.perf_counter()
         _edit_refund(project, "nothing at all.", "nothing at all!")
-        while b'"generation"' not in (line_read := stream.readline()) or b": 1," in line_read:
-            pass
-        return time.perf_counter() - wall, _process_cpu(server.pid) - cpu
+        figures: dict[str, float] = {}
+        for state in states:
+            if state["generation"] > first["generation"] and "reload_wall" not in figures:
+                figures["reload_wall"] = time.perf_counter() - wall
+                figures["reload_cpu"] = _process_cpu(server.pid) - cpu
+            if state.get("pdfs", state["generation"]) > first.get("pdfs", first["generation"]):
+                figures["pdfs_wall"] = time.perf_counter() - wall  # older: the same event
+                return figures
+        return figures
     finally:
         server.send_signal(signal.SIGINT)
         try:
@@ -150,9 +167,7 @@ def measure(env: dict[str, str], source: Path) -> dict[str, float]:
         figures["noop"], figures["noop_wall"] = min(timed_build(project, env) for _ in range(3))
         _edit_refund(project, "Unused, it is worth nothing.", "Unused, it is worth nothing at all.")
         figures["edit"] = run_build(project, env)
-        reload = edit_to_reload(project, env)
-        if reload is not None:
-            figures["reload_wall"], figures["reload_cpu"] = reload
+        figures.update(edit_to_reload(project, env) or {})
         figures["peak"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         pdfs = sorted((project / "out").rglob("*.pdf"))
         figures["pdfs"] = len(pdfs)
@@ -232,6 +247,7 @@ def main() -> None:
     row("one-card edit (Gachapon Trick's Refund card)", "edit")
     row("edit to reload (serve, Refund card's text), wall", "reload_wall")
     row("edit to reload, CPU of the server", "reload_cpu")
+    row("edit to reloaded sheets (the PDFs that follow), wall", "pdfs_wall")
     row(f"cold build, {BOOK_GAMES} book games per mode, player count and bot", "full")
     row("peak memory of a build process", "peak", "MiB")
 

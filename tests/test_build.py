@@ -98,6 +98,36 @@ def test_one_card_edit_rebuilds_only_what_it_touches(project: Path) -> None:
     ]
 
 
+def test_a_quick_pass_leaves_the_pdfs_to_the_next_build(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The preview's quick pass publishes an edited face at once and leaves the PDFs that
+    show it as they were; the next build, even a plain `build` after the preview was stopped,
+    makes them, and the one after has nothing to do."""
+    from gachapress.build.builder import BuildOptions
+    from gachapress.build.builder import build as build_games
+
+    build(project)
+    before = snapshot(project / "out" / GAME)
+    decks = project / "rules" / GAME / "decks.yaml"
+    text = decks.read_text(encoding="utf-8")
+    decks.write_text(text.replace("worth nothing.", "worth nothing at all."), encoding="utf-8")
+    monkeypatch.setenv("GACHAPRESS_BOOK_GAMES", ENV["GACHAPRESS_BOOK_GAMES"])
+    options = BuildOptions(root=project, out=project / "out", defer_pdfs=True)
+    report = build_games([GAME], options)
+    quick = snapshot(project / "out" / GAME)
+    changed = sorted(name for name in quick if quick[name] != before.get(name))
+    assert changed == ["cards/refund.svg"]
+    pdfs = sorted(name for name in before if name.endswith(".pdf"))
+    assert sorted(rel.removeprefix(f"{GAME}/") for rel in report.games[0].deferred) == pdfs
+    assert f"{len(pdfs)} PDFs to follow" in report.games[0].line()
+
+    assert f"{len(pdfs)} files written" in build(project)
+    after = snapshot(project / "out" / GAME)
+    assert sorted(name for name in after if after[name] != quick.get(name)) == pdfs
+    assert "0 files written" in build(project)
+
+
 def test_a_failed_build_leaves_out_untouched(project: Path) -> None:
     build(project)
     before = snapshot(project / "out")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -14,7 +15,7 @@ from gachapress.build.builder import BuildOptions
 from gachapress.data.load import load_rules
 from gachapress.serve.app import Preview, create_app
 from gachapress.serve.gallery import game_gallery
-from gachapress.serve.rebuild import touched_games
+from gachapress.serve.rebuild import Rebuilt, touched_games
 from tests.conftest import RULES
 
 GAMES = ("gachapon-trick", "gotcha", "rps-fire")
@@ -87,6 +88,40 @@ def test_pages_carry_the_live_script(preview: Preview) -> None:
         '<script src="/_serve/live.js" data-generation="7" data-games="gotcha" defer></script>'
         "</body></html>"
     )
+
+
+def test_the_sheets_page_reloads_with_the_pdfs_and_not_before(preview: Preview) -> None:
+    preview.live.generation, preview.live.pdfs = 3, 2
+    html = TestClient(create_app(preview)).get("/_serve/sheets/gotcha").text
+    assert 'data-generation="3" data-pdfs="2" data-games="gotcha"' in html
+
+
+def test_an_edit_publishes_its_pages_first_and_its_pdfs_next(
+    preview: Preview, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quick pass moves the pages' generation on and says PDFs are coming; the complete
+    pass after it moves only the PDFs' generation on; a failed check moves nothing."""
+    passes: list[bool] = []
+    results = {
+        True: Rebuilt(True, {"gotcha": []}, ("gotcha/cards/gacha-01.svg",), deferred=True),
+        False: Rebuilt(True, {"gotcha": []}, ("gotcha/gotcha-pnp-a4.pdf",)),
+    }
+
+    def fake(options: BuildOptions, games: list[str], *, quick: bool = False) -> Rebuilt:
+        passes.append(quick)
+        return results[quick]
+
+    monkeypatch.setattr("gachapress.serve.app.rebuild", fake)
+    live = preview.live
+    assert preview.build(["gotcha"], quick=True) is True
+    assert (live.generation, live.pdfs, live.pending) == (1, 0, True)
+    assert json.loads(live.message())["pending"] is True
+    assert preview.build(["gotcha"]) is False
+    assert (live.generation, live.pdfs, live.pending) == (1, 1, False)
+    results[True] = Rebuilt(False, {"gotcha": ["rules/gotcha/decks.yaml:3:1: error: x"]})
+    assert preview.build(["gotcha"], quick=True) is False
+    assert (live.generation, live.pdfs, live.pending) == (1, 1, False)
+    assert passes == [True, False, True]
 
 
 def test_only_this_machine_may_call_a_loopback_preview(preview: Preview) -> None:

@@ -12,12 +12,14 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pypdf import PdfReader
 
 from tests.conftest import ROOT, RULES
 from tests.test_rulebooks_browser import BROWSER_ARGS, CHROMIUM, _require_browser
@@ -76,6 +78,10 @@ def server(tmp_path: Path) -> Iterator[Server]:
                 process.wait(timeout=10)
 
 
+def _text(pdf: Path) -> str:
+    return "".join(page.extract_text() for page in PdfReader(pdf).pages)
+
+
 @pytest.fixture
 def page(server: Server) -> Iterator[Any]:
     module = _require_browser()
@@ -110,6 +116,11 @@ def test_an_edit_shows_in_the_open_gallery_and_an_error_over_it(
     )
     assert "Zanzibar" in svg  # the card's face itself, not only its caption
     assert page.locator("#gachapress-problems").is_hidden()
+    sheets = server.root / "out" / GAME / f"{GAME}-pnp-a4.pdf"  # made after the faces
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while "Zanzibar" not in _text(sheets) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert "Zanzibar" in _text(sheets)
 
     lines = good.replace(OLD, NEW).splitlines()
     broken_at = next(i for i, line in enumerate(lines) if "square:" in line)

@@ -40,10 +40,19 @@ class StringTable:
 
     @classmethod
     def load(cls, templates_dir: Path) -> StringTable:
-        data, locations = load_yaml(templates_dir / STRINGS, inside=templates_dir)
+        """The table of ``templates_dir``, parsed once per content of the file in a process (a
+        preview's rebuilds share it; the data is shared: never modify it)."""
+        file = templates_dir / STRINGS
+        key, content = file.resolve(), _read(file)
+        if content is not None and key in _LOADED and _LOADED[key][0] == content:
+            return _LOADED[key][1]
+        data, locations = load_yaml(file, inside=templates_dir)  # says where a problem is
         if not isinstance(data, dict):
             raise RulesError([locations.at(()).problem("expected a mapping of strings")])
-        return cls(data, locations)
+        table = cls(data, locations)
+        if content is not None and _read(file) == content:  # not saved while it was parsed
+            _LOADED[key] = (content, table)
+        return table
 
     def lookup(self, path: PathKey, lang: str) -> str | None:
         node: Any = self.data
@@ -57,6 +66,18 @@ class StringTable:
 
     def problem(self, path: PathKey, message: str) -> Problem:
         return self.locations.at(path).problem(message)
+
+
+def _read(file: Path) -> bytes | None:
+    try:
+        return file.read_bytes()
+    except OSError:
+        return None
+
+
+#: The string tables parsed in this process, by file: the bytes they were parsed from, and the
+#: table.
+_LOADED: dict[Path, tuple[bytes, StringTable]] = {}
 
 
 class Words:

@@ -50,6 +50,9 @@ class BuildOptions:
     ink: Literal["normal", "low"] = "normal"
     lang: str | None = None
     """The card language (``--lang``); None: each game's first language."""
+    defer_pdfs: bool = False
+    """The preview's quick pass (``serve``): a PDF whose inputs changed keeps its last bytes in
+    out/ and its game stays due, so that the next build, which defers nothing, writes it."""
 
     @property
     def build_dir(self) -> Path:
@@ -69,12 +72,14 @@ class GameOutcome:
     entries: dict[str, str] = field(default_factory=dict)  # output (relative to out/) -> hash
     written: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
+    deferred: list[str] = field(default_factory=list)  # stale PDFs left for the next build
 
     def line(self) -> str:
         """What building the game did, in a line (as a log shows it)."""
         if self.problems:
             return f"{self.game}: failed the checks"
-        return f"{self.game}: {_files(len(self.written))} written, {len(self.kept)} unchanged"
+        line = f"{self.game}: {_files(len(self.written))} written, {len(self.kept)} unchanged"
+        return line + (f", {len(self.deferred)} PDFs to follow" if self.deferred else "")
 
 
 @dataclass
@@ -281,19 +286,26 @@ def _build_game(
         outcome.problems = exc.problems
         return outcome
     outcome.entries = {rel: digest for rel, (digest, _) in plan.items()}
-    outcome.entries[f"{game_id}/"] = inputs
     for rel, (digest, write) in sorted(plan.items()):
-        if previous.get(rel) == digest and (options.out / rel).is_file():
+        present = (options.out / rel).is_file()
+        if previous.get(rel) == digest and present:
             outcome.kept.append(rel)  # linked into the stage with the rest of out/
-            continue
-        target = stage / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write(target)
-        outcome.written.append(rel)
+        elif options.defer_pdfs and rel.endswith(".pdf") and rel in previous and present:
+            outcome.entries[rel] = previous[rel]  # linked as it was: stale until the next build
+            outcome.deferred.append(rel)
+        else:
+            target = stage / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write(target)
+            outcome.written.append(rel)
+    outcome.entries[f"{game_id}/"] = DUE + inputs if outcome.deferred else inputs
     return outcome
 
 
 Writer = Callable[[Path], None]
+#: What marks the inputs hash recorded for a game whose outputs are not all up to date: it is
+#: then never the game's inputs hash, so the next build does not take the game as built.
+DUE = "due:"
 #: What only `sweep` reads (a game's sweep files, the report's template): no build input.
 SWEEP_RULES = ("sweeps",)
 SWEEP_TEMPLATES = ("sweep.html.j2",)

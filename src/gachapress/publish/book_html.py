@@ -164,11 +164,16 @@ def context(book: Book, stylesheet: str) -> dict[str, Any]:
     }
 
 
+#: Where a page's font goes, while the page is rendered to learn which characters it needs
+#: (private-use characters, which no page text holds).
+_FONT_PLACE = "\ue000font-face\ue000"
+
+
 def with_font(env: Environment, name: str, context: dict[str, Any]) -> str:
     """The page template ``name`` rendered from ``context``, with the Japanese font its text
-    needs (rendered once bare to learn which characters that is)."""
-    bare = render(env, name, {**context, "font_face": Markup("")})
-    return render(env, name, {**context, "font_face": font_face(bare)})
+    needs: rendered once, with a place held for the font, which its characters then fill."""
+    page = render(env, name, {**context, "font_face": Markup(_FONT_PLACE)})
+    return page.replace(_FONT_PLACE, font_face(page.replace(_FONT_PLACE, "")))
 
 
 def render_books(books: dict[str, Book], templates_dir: Path) -> dict[str, str]:

@@ -51,18 +51,27 @@ class Preview:
     stop: asyncio.Event | None = None
     loop: asyncio.AbstractEventLoop | None = None
 
-    def build(self, games: Sequence[str]) -> None:
-        """Rebuild ``games`` (blocking: run it in a thread); note problems and galleries."""
-        published, problems = rebuild(self.options, games)
-        self.live.problems = {**self.live.problems, **problems}  # one swap: pages read it
-        for game, lines in problems.items():
+    def build(self, games: Sequence[str], quick: bool = False) -> bool:
+        """Rebuild ``games`` (blocking: run it in a thread); note problems and galleries.
+        ``quick`` publishes the faces and pages first and leaves the PDFs; returns whether
+        PDFs were left, for a complete rebuild to make next."""
+        result = rebuild(self.options, games, quick=quick)
+        self.live.problems = {**self.live.problems, **result.problems}  # one swap: pages read it
+        for game, lines in result.problems.items():
             for line in lines:
                 self.report(line)
             if not lines:
                 self.galleries[game] = self._gallery(game)
-        if published:
+        if not result.published:
+            self.live.pending = False
+            return False
+        if quick or any(not rel.endswith(".pdf") for rel in result.written):
             self.live.generation += 1
-            self.report(f"rebuilt {', '.join(games)}")
+        if not quick:
+            self.live.pdfs += 1
+        self.live.pending = result.deferred
+        self.report(f"rebuilt {', '.join(games)}" + (", PDFs to follow" if result.deferred else ""))
+        return result.deferred
 
     def _gallery(self, game: str) -> list[DeckGallery]:
         try:
@@ -81,8 +90,10 @@ class Preview:
             root / "rules", self.options.templates, stop_event=self.stop, debounce=400, step=30
         ):
             games = touched_games((path for _, path in changes), root, self.games)
-            if games:
-                await asyncio.to_thread(self.build, games)
+            if games:  # the faces and pages first, then the PDFs they left
+                if await asyncio.to_thread(self.build, games, True):
+                    self.live.publish()
+                    await asyncio.to_thread(self.build, games)
                 self.live.publish()
 
     @contextlib.asynccontextmanager
@@ -120,8 +131,9 @@ class PreviewServer(uvicorn.Server):
 def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starlette:
     out = preview.options.out
 
-    def page(html: str) -> HTMLResponse:
-        tag = files.live_tag(preview.live.generation, list(preview.games))
+    def page(html: str, pdfs: bool = False) -> HTMLResponse:
+        live = preview.live
+        tag = files.live_tag(live.generation, list(preview.games), live.pdfs if pdfs else None)
         return HTMLResponse(files.with_live_script(html, tag), headers=files.NO_CACHE)
 
     async def out_file(request: Request) -> Response:
@@ -162,7 +174,7 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
                     count = await asyncio.to_thread(sheets.page_count, pdf)
                     books.append({"pdf": pdf.name, "pages": count})
         template = PAGES.get_template("sheets.html.j2")
-        return page(template.render(game=game, papers=papers, books=books))
+        return page(template.render(game=game, papers=papers, books=books), pdfs=True)
 
     async def sheet_picture(request: Request) -> Response:
         game, paper = known(request), request.path_params["paper"]

@@ -34,10 +34,12 @@ def inside(out: Path, relative: str) -> Path | None:
     return resolved
 
 
-def live_tag(generation: int, games: list[str]) -> str:
-    """The script tag every served page carries (the preview's toolbar, overlay and reload)."""
+def live_tag(generation: int, games: list[str], pdfs: int | None = None) -> str:
+    """The script tag every served page carries (the preview's toolbar, overlay and reload);
+    a page that shows PDFs gives their generation ``pdfs``, and reloads when they change."""
+    shows_pdfs = "" if pdfs is None else f' data-pdfs="{pdfs}"'
     return (
-        f'<script src="/_serve/live.js" data-generation="{generation}" '
+        f'<script src="/_serve/live.js" data-generation="{generation}"{shows_pdfs} '
         f'data-games="{escape(" ".join(games))}" defer></script>'
     )
 

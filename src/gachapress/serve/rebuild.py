@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gachapress.build.builder import BuildOptions, build
@@ -43,18 +44,31 @@ def touched_games(changed: Iterable[Path | str], root: Path, games: Sequence[str
     return [game for game in games if game in touched]
 
 
-def rebuild(options: BuildOptions, games: Sequence[str]) -> tuple[bool, dict[str, list[str]]]:
+@dataclass(frozen=True)
+class Rebuilt:
+    """What one rebuild did: whether out/ was published, each game's problems (formatted
+    ``PATH:LINE:COL: error: MESSAGE``), what it wrote, and whether PDFs were left to follow."""
+
+    published: bool
+    problems: dict[str, list[str]]
+    written: tuple[str, ...] = ()
+    deferred: bool = False
+
+
+def rebuild(options: BuildOptions, games: Sequence[str], *, quick: bool = False) -> Rebuilt:
     """Build ``games`` into out/ (the builder's incremental build: only what changed is
-    written). Returns whether out/ was published and each game's problems, formatted
-    ``PATH:LINE:COL: error: MESSAGE``; when a game fails its checks, out/ keeps the last good
-    build."""
+    written); ``quick`` leaves the PDFs whose inputs changed for the next, complete rebuild, so
+    that the faces and pages of an edit are published first. When a game fails its checks,
+    out/ keeps the last good build."""
     root = options.root.resolve()
     try:
-        report = build(list(games), options)
+        report = build(list(games), replace(options, defer_pdfs=quick))
     except OutputError as exc:
-        return False, {game: [f"{options.out}: error: {exc}"] for game in games}
+        return Rebuilt(False, {game: [f"{options.out}: error: {exc}"] for game in games})
     problems = {o.game: [p.format(relative_to=root) for p in o.problems] for o in report.games}
-    return not report.problems, problems
+    written = tuple(rel for o in report.games for rel in o.written)
+    deferred = any(o.deferred for o in report.games)
+    return Rebuilt(not report.problems, problems, written, deferred)
 
 
 def prepare(options: BuildOptions) -> None:

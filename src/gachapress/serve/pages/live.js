@@ -1,9 +1,11 @@
 // The preview's part of every page: a toolbar to each game's gallery, sheets, rulebook and Play
 // page, an overlay listing check errors (the page below stays the last good build), and a
-// reload when a newer build is published.
+// reload when a newer build is published (a page made of PDFs when newer PDFs are: an edit
+// publishes its faces and pages first, its PDFs a few seconds later).
 (() => {
   const me = document.currentScript;
   const generation = Number(me.dataset.generation);
+  const pdfs = me.dataset.pdfs === undefined ? null : Number(me.dataset.pdfs);
   const games = me.dataset.games.split(" ").filter(Boolean);
   const style = document.createElement("style");
   style.textContent = `
@@ -11,6 +13,7 @@
       font: 14px/1.6 system-ui, sans-serif; background: #222; color: #eee; padding: .3rem .8rem;
       display: flex; flex-wrap: wrap; gap: .2rem 1rem; }
     #gachapress-bar a { color: #fff; }
+    #gachapress-pending { color: #fc6; }
     #gachapress-problems { position: fixed; bottom: 0; left: 0; right: 0; max-height: 45vh;
       overflow: auto; z-index: 2147483647; background: rgba(120, 0, 0, .94); color: #fff;
       font: 14px/1.5 ui-monospace, monospace; padding: .8rem 1rem; white-space: pre-wrap; }
@@ -33,6 +36,12 @@
       " · ", link(`/_serve/play/${game}`, "play"));
     bar.append(span);
   }
+  const pending = document.createElement("span");
+  pending.id = "gachapress-pending";
+  pending.setAttribute("role", "status");
+  pending.hidden = true;
+  pending.textContent = "making the PDFs…";
+  bar.append(pending);
   document.body.prepend(bar);
   const overlay = document.createElement("section");
   overlay.id = "gachapress-problems";
@@ -52,11 +61,12 @@
   const events = new EventSource("/_serve/events");
   events.onmessage = (event) => {
     const state = JSON.parse(event.data);
-    if (state.generation > generation) {
+    if (pdfs === null ? state.generation > generation : state.pdfs > pdfs) {
       events.close();
       location.reload();
       return;
     }
+    pending.hidden = !state.pending;
     show(state.problems);
   };
 })();
