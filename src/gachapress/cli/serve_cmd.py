@@ -50,7 +50,8 @@ def serve(
     play it against the bots (or hot-seat) with the current rules.
 
     Every save under rules/ or templates/ rebuilds only the games it touches, and
-    the open pages reload by themselves. A save that fails `check` shows its errors
+    the open pages reload by themselves: the cards and pages at once, the PDFs a
+    few seconds later. A save that fails `check` shows its errors
     (file:line:col and message) over the last good build until the file is fixed.
 
     Listens on this machine only unless --host says otherwise; Ctrl-C stops it.
