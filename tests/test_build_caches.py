@@ -3,9 +3,11 @@ subsets made once per process."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -226,3 +228,32 @@ def test_art_drawings_are_read_once_per_machine_and_again_when_damaged_or_stale(
     assert drawn(art.reportlab_drawing(source)) == first
     assert read == [1, 1, 1]
     art.reportlab_drawing.cache_clear()
+
+
+def test_check_plays_a_game_again_only_when_its_play_data_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A preview's rebuild after a text edit does not replay the check's random games; a
+    changed number does."""
+    module = importlib.import_module("gachapress.checks.playtest")  # not the function it exports
+    from gachapress.data.load import GameData, load_rules
+    from gachapress.errors import Problem
+    from tests.conftest import RULES
+
+    shutil.copytree(RULES / "rps-fire", tmp_path / "rules" / "rps-fire")
+    rules, played = tmp_path / "rules", []
+    real = module._played
+
+    def counted(game: GameData) -> Iterator[Problem]:
+        played.append(game.id)
+        return real(game)
+
+    monkeypatch.setattr(module, "_played", counted)
+    monkeypatch.setattr(module, "_PASSED", set())
+    assert list(module.playtest(load_rules("rps-fire", rules))) == []
+    edits = (("Beats any Scissors.", "Beats every Scissors."), ("5: {hand: 6}", "5: {hand: 5}"))
+    for old, new in edits:
+        file = next(f for f in (rules / "rps-fire").glob("*.yaml") if old in f.read_text("utf-8"))
+        file.write_text(file.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        assert list(module.playtest(load_rules("rps-fire", rules))) == []
+    assert played == ["rps-fire", "rps-fire"]  # the first load, and the changed hand size

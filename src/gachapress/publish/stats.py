@@ -22,6 +22,7 @@ from typing import Any
 
 import gachapress
 from gachapress.data.load import GameData, load_rules
+from gachapress.data.played import play_data
 from gachapress.sim import SimSpec, run_sims
 
 #: Games played for each mode, player count and bot. GACHAPRESS_BOOK_GAMES overrides it (a
@@ -29,14 +30,6 @@ from gachapress.sim import SimSpec, run_sims
 BOOK_GAMES = 200
 #: The seed of every book simulation.
 BOOK_SEED = 1
-#: Top-level parts of a game's model that no simulation reads: its title, what to put on the
-#: table, the book, its examples and clarifications.
-NOT_PLAYED = frozenset(
-    {"name", "languages", "play_time", "components", "examples", "playthroughs"}
-    | {"clarifications", "book"}
-)
-#: Keys anywhere in the model that only shape how a thing looks or is explained.
-LOOKS = frozenset({"art", "hex", "provenance", "clarification"})
 #: Bumped when the shape of the cached statistics (or of the key) changes.
 FORMAT = 3
 
@@ -145,25 +138,6 @@ def cache_key(game: GameData, games: int, seed: int) -> str:
     for file in _played_code(package, game.id):
         digest.update(str(file.relative_to(package)).encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()[:16]
-
-
-def play_data(game: GameData) -> str:
-    """A canonical dump of what the engine reads from a game's model: every number, id, list
-    and rule, without text in any language, art, colours or the book."""
-    languages = set(game.model.languages)
-
-    def played(value: Any) -> Any:
-        if isinstance(value, dict):
-            texts = all(isinstance(v, str) for v in value.values())
-            if value and set(value) <= languages and texts:
-                return None  # text shown to players
-            return {k: played(v) for k, v in value.items() if k not in LOOKS}
-        if isinstance(value, list):
-            return [played(v) for v in value]
-        return value
-
-    data = game.model.model_dump(mode="json", exclude=set(NOT_PLAYED))
-    return json.dumps(played(data), sort_keys=True, separators=(",", ":"))
 
 
 def _played_code(package: Path, game_id: str) -> list[Path]:
