@@ -139,7 +139,8 @@ def test_a_diagram_path_naming_nothing_is_a_located_error(project_copy: Path) ->
 
 @pytest.mark.parametrize(("game_id", "lang"), BOOKS)
 def test_diagram_shapes_stay_inside_it_and_areas_do_not_overlap(game_id: str, lang: str) -> None:
-    for diagram in diagrams(books(game_id)[lang]):
+    drawn = diagrams(books(game_id)[lang])
+    for diagram in [*drawn, *(d.narrow for d in drawn if d.narrow)]:
         for s in diagram.shapes:
             assert s.x >= 0 and s.x + s.w <= diagram.width + 0.01, s
             assert s.y >= 0 and s.y + s.h <= diagram.height + 0.01, s
@@ -173,6 +174,23 @@ def test_diagram_and_summary_words_are_players_words(game_id: str, lang: str) ->
         assert not set(re.findall(r"[a-z0-9-]+", word)) & ids, word
 
 
+def test_players_side_by_side_are_one_under_another_on_a_phone() -> None:
+    """Gasha's players sit two to a line; its narrow variant, shown by a container query on a
+    screen narrower than the wide one, stacks them at the same size."""
+    (diagram,) = diagrams(books("gasha")["en"])
+    narrow = diagram.narrow
+    assert narrow is not None and narrow.width < diagram.width
+    players = [s for s in narrow.shapes if s.kind == "area" and s.text.startswith("Player")]
+    assert [s.text for s in players] == ["Player 1", "Player 2", "Player 3"]
+    assert {s.x for s in players} == {0} and narrow.description == diagram.description
+    wide_players = [s for s in diagram.shapes if s.kind == "area" and s.text.startswith("Player")]
+    assert len({s.y for s in wide_players}) < 3  # side by side there
+    page = render_books(books("gasha"), TEMPLATES)["en"]
+    fits = round(diagram.width * 3)
+    assert f"@container (max-width: {fits - 1}px) {{ #diagram-standard-svg" in page
+    assert page.count('<svg class="diagram diagram-') == 2
+
+
 def test_the_html_book_shows_the_diagram_with_its_text_escaped(project_copy: Path) -> None:
     book_yaml = project_copy / "rules" / "rps-fire" / "book.yaml"
     text = book_yaml.read_text(encoding="utf-8")
@@ -182,7 +200,7 @@ def test_the_html_book_shows_the_diagram_with_its_text_escaped(project_copy: Pat
     figure = re.search(r'<figure class="setup-diagram".*?</figure>', page, re.S)
     assert figure is not None
     svg = figure.group(0)
-    assert '<svg class="diagram"' in svg and "<title" in svg and "<desc" in svg
+    assert '<svg class="diagram' in svg and "<title" in svg and "<desc" in svg
     assert "&lt;b&gt;Pile&lt;/b&gt; &amp; co" in svg and "<b>Pile" not in svg
     assert '<image href="cards/back-main.svg"' in svg
     for n in (1, 2, 3):

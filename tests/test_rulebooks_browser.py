@@ -192,11 +192,11 @@ def test_layout_fits_the_window(site: Path, visit: Any, page: str, width: int) -
     )
     assert wide == []
     clipped = seen.page.evaluate(
-        """() => [...document.querySelectorAll('.table-wrap')]
+        """() => [...document.querySelectorAll('.table-wrap, .diagram-wrap')]
             .filter(wrap => wrap.scrollWidth > wrap.clientWidth + 1)
             .map(wrap => (wrap.querySelector('caption') || wrap).textContent.trim().slice(0, 40))"""
     )
-    assert clipped == [], f"{page}: tables wider than a {width} px window: {clipped}"
+    assert clipped == [], f"{page}: tables or diagrams wider than a {width} px window: {clipped}"
 
 
 @pytest.mark.parametrize("page", PAGES)

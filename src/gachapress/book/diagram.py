@@ -71,6 +71,24 @@ def _sized(area: m.Shape, w: float, h: float) -> m.Shape:
     return m.Shape(area.kind, area.x, area.y, w, h, area.text)
 
 
+def _arranged(
+    middle: Block, areas: list[Block], columns: int, width: float
+) -> tuple[tuple[m.Shape, ...], float]:
+    """The middle of the table over the players' areas, ``columns`` of them a line, in a
+    picture ``width`` mm wide: its shapes and its height."""
+    area_w = (width - (columns - 1) * GAP) / columns
+    shapes = [_sized(middle.at(0, 0)[0], width, middle.h), *middle.at(0, 0)[1:]]
+    y = middle.h + GAP
+    for first in range(0, len(areas), columns):
+        line = areas[first : first + columns]
+        line_h = max(a.h for a in line)
+        for n, area in enumerate(line):
+            placed = area.at(n * (area_w + GAP), y)
+            shapes += [_sized(placed[0], area_w, line_h), *placed[1:]]
+        y += line_h + GAP
+    return tuple(shapes), y - GAP
+
+
 class DiagramBuilder:
     """Builds the setup diagrams of one book (see the module's docstring)."""
 
@@ -161,17 +179,6 @@ class DiagramBuilder:
         columns = max(1, min(players, int((width + GAP) // (area_w + GAP))))
         if columns == 1 and players > 1 and 2 * area_w + GAP <= MAX_WIDTH:
             columns, width = 2, max(width, 2 * area_w + GAP)
-        area_w = (width - (columns - 1) * GAP) / columns
-        shapes = [_sized(middle.at(0, 0)[0], width, middle.h), *middle.at(0, 0)[1:]]
-        y = middle.h + GAP
-        for first in range(0, players, columns):
-            line = areas[first : first + columns]
-            line_h = max(a.h for a in line)
-            for n, area in enumerate(line):
-                placed = area.at(n * (area_w + GAP), y)
-                shapes += [_sized(placed[0], area_w, line_h), *placed[1:]]
-            y += line_h + GAP
-        height = y - GAP
         multi = len(book.model.modes) > 1
         title = (
             book.ui("diagram_title_mode", mode=book.t(book.model.modes[mode].name), n=players)
@@ -181,9 +188,18 @@ class DiagramBuilder:
         description = tuple(
             [middle.said] + [b.said for row in rows for b in row] + [a.said for a in areas]
         )
+        narrow = None
+        if columns > 1:  # a phone's screen: the same table, its players one under another
+            one = max(MIN_WIDTH, middle.w, max(a.w for a in areas))
+            shapes, height = _arranged(middle, areas, 1, one)
+            narrow = m.SetupDiagram(
+                f"diagram-{mode}-narrow", title, players, round(one, 2), round(height, 2),
+                shapes, description,
+            )  # fmt: skip
+        shapes, height = _arranged(middle, areas, columns, width)
         return m.SetupDiagram(
             f"diagram-{mode}", title, players, round(width, 2), round(height, 2),
-            tuple(shapes), description,
+            shapes, description, narrow,
         )  # fmt: skip
 
     def area(self, name: str, inside: list[Block], rows: list[list[Block]] | None = None) -> Block:

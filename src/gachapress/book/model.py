@@ -257,7 +257,9 @@ class Shape:
 class SetupDiagram:
     """The table when play begins, for one mode and player count, as the engine deals it:
     ``shapes`` drawn in order over a ``width`` x ``height`` mm picture; ``description`` says
-    the same in words (one line per thing on the table), for readers who cannot see it."""
+    the same in words (one line per thing on the table), for readers who cannot see it;
+    ``narrow`` is the same table with the players' areas one under another, for a screen
+    too narrow for them side by side (None when they are already)."""
 
     id: str
     title: str
@@ -266,6 +268,7 @@ class SetupDiagram:
     height: float
     shapes: tuple[Shape, ...]
     description: tuple[str, ...]
+    narrow: SetupDiagram | None = None
 
 
 @dataclass(frozen=True)

@@ -101,8 +101,9 @@ def chart_svg(chart: Chart) -> Markup:
     )
 
 
-#: The smallest a diagram is drawn (CSS px per mm): narrower screens scroll it sideways
-#: rather than shrink its words past reading.
+#: The smallest a diagram is drawn (CSS px per mm): a screen too narrow for it shows its
+#: narrow variant, and one too narrow for that scrolls it sideways rather than shrink its words
+#: past reading.
 MIN_PX_PER_MM = 3
 
 
@@ -112,10 +113,22 @@ def _mm(value: float) -> str:
 
 def diagram_svg(diagram: SetupDiagram) -> Markup:
     """A setup diagram as inline SVG (millimetre units), cards as the built card files; its
-    title and description (every pile and count in words) label it for screen readers."""
+    title and description (every pile and count in words) label it for screen readers. With a
+    narrow variant, both are inlined, and a container query shows the one that fits."""
+    if diagram.narrow is None:
+        return _svg(diagram, "diagram")
+    fits = round(diagram.width * MIN_PX_PER_MM)
+    return Markup(
+        f"<style>@container (max-width: {fits - 1}px) {{ #{diagram.id}-svg {{ display: none; }}"
+        f" #{diagram.narrow.id}-svg {{ display: block; }} }}</style>"
+    ) + _svg(diagram, "diagram diagram-wide") + _svg(diagram.narrow, "diagram diagram-narrow")
+
+
+def _svg(diagram: SetupDiagram, classes: str) -> Markup:
     mm = _mm
     parts = [
-        f'<svg class="diagram" viewBox="0 0 {mm(diagram.width)} {mm(diagram.height)}" '
+        f'<svg class="{classes}" id="{diagram.id}-svg" '
+        f'viewBox="0 0 {mm(diagram.width)} {mm(diagram.height)}" '
         f'style="min-width: {round(diagram.width * MIN_PX_PER_MM)}px" '
         f'role="img" aria-labelledby="{diagram.id}-title {diagram.id}-desc" '
         'xmlns="http://www.w3.org/2000/svg">',
