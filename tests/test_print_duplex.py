@@ -238,6 +238,8 @@ def test_the_pdf_asks_for_actual_size_long_edge_duplex_and_names_its_language(pd
     assert preferences["/PrintScaling"] == "/None"
     assert preferences["/Duplex"] == "/DuplexFlipLongEdge"
     assert catalog["/Lang"] == "ja"  # GOTCHA!'s cards, and so its instructions, are Japanese
+    title = PdfReader(pdfs["gotcha", paper]).pages[0].extract_text().splitlines()[0]
+    assert title.strip() == "GOTCHA！"  # its English name differs only in the width of the "!"
 
 
 #: The headings of the instructions (pages 1 and 2), the alignment test's two sides (3 and 4).

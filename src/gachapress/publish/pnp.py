@@ -11,6 +11,7 @@ Nothing is drawn in the sheet's outer margin, which home printers leave blank.""
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal
@@ -153,8 +154,9 @@ class PnpDocument:
         column = (page_w - 2 * margin - gap) / 2
         y = margin
         title = model.name.get(lang, "")
-        if "en" in model.name and model.name["en"] != title:
-            title = f"{title} ({model.name['en']})"
+        english = model.name.get("en", title)
+        if unicodedata.normalize("NFKC", english) != unicodedata.normalize("NFKC", title):
+            title = f"{title} ({english})"  # not "GOTCHA！ (GOTCHA!)"
         y += self.text(title, margin, y, page_w - 2 * margin, 12, size=20, bold=True) + 1
         orientation = self.ui("pnp_landscape" if self.sheet.landscape else "pnp_upright")
         subtitle = self.ui("pnp_subtitle", paper=self.sheet.name, orientation=orientation)
