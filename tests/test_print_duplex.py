@@ -254,20 +254,21 @@ def _heading(key: str, lang: str) -> str:
 
 
 def test_the_instructions_speak_the_card_language(pdfs, tmp_path: Path) -> None:
-    """Rock, Paper, Scissors, Fire printed with Japanese cards: the instructions, the sheet
-    list, the credits, the alignment test and the sheet labels are Japanese, in the Japanese
-    font, and the document says so; with its English cards they are English."""
+    """Rock, Paper, Scissors, Fire printed with Japanese cards (and low ink): the instructions,
+    the sheet list, the credits, the alignment test and the sheet labels are Japanese, in the
+    Japanese font, and the document says so; with its English cards they are English."""
     game = load_rules("rps-fire")
     measure = Measure(ROOT / "build" / "fonts")
     decks = game_faces(game, ROOT / "templates", PRESETS, measure, "ja")
     path = tmp_path / "ja.pdf"
-    write_pnp(path, game, decks, PRESETS.sheets["letter"], measure, STRINGS)
+    write_pnp(path, game, decks, PRESETS.sheets["letter"], measure, STRINGS, ink="low")
     japanese, english = PdfReader(path), PdfReader(pdfs["rps-fire", "letter"])
     pages = [page.extract_text() for page in japanese.pages[:4]]
     for key in HEADINGS:
         assert _heading(key, "ja") in pages[0] and _heading(key, "en") not in pages[0], key
         assert _heading(key, "en") in english.pages[0].extract_text(), key
     assert _heading("pnp_sheets", "ja") in pages[1] and _heading("credits", "ja") in pages[1]
+    assert "".join(_heading("pnp_low_ink", "ja").split()) in "".join(pages[0].split())
     assert "位置合わせテスト（表）" in pages[2] and "位置合わせテスト（裏）" in pages[3]
     for number, text in enumerate(pages, 1):
         assert len(JAPANESE.findall(text)) > 30, f"page {number}: {text[:80]!r}"
@@ -281,6 +282,15 @@ def test_the_instructions_speak_the_card_language(pdfs, tmp_path: Path) -> None:
     assert japanese.metadata.title == "グー・チョキ・パー・ファイア：プリント＆プレイ（US Letter）"
     assert english.trailer["/Root"]["/Lang"] == "en"
     assert english.metadata.title == "Rock, Paper, Scissors, Fire: print and play (US Letter)"
+
+
+def test_every_instruction_string_is_given_in_every_card_language() -> None:
+    languages = {lang for game_id in GAME_IDS for lang in load_rules(game_id).model.languages}
+    keys = [key for key in STRINGS.data["ui"] if key.startswith("pnp_")]
+    assert len(keys) > 20
+    for key in keys:
+        for lang in languages:
+            assert STRINGS.lookup(("ui", key), lang), (key, lang)
 
 
 def test_a_grid_that_does_not_fit_its_paper_is_a_located_error(tmp_path: Path) -> None:
