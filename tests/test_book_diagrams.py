@@ -221,3 +221,16 @@ def test_the_pdf_book_draws_the_diagram_and_the_summary(game_id: str, lang: str)
                 assert squash(line) in page, line
     for summary in section(book, "play").summaries:
         assert any(squash(summary.title) in p for p in pages)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_japanese_diagram_is_described_with_japanese_punctuation_and_counters(
+    game_id: str,
+) -> None:
+    """A screen reader hears "プレイヤー1：手札：7枚、…", with the book's own counters, not
+    English commas and colons."""
+    for diagram in diagrams(books(game_id)["ja"]):
+        for line in diagram.description:
+            assert ", " not in line and ": " not in line, line
+        said = " ".join(diagram.description)
+        assert re.search(r"：\d+(枚|個)", said), said

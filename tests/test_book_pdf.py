@@ -285,6 +285,27 @@ def test_the_imposed_booklet_puts_the_a5_pages_two_a_side_in_saddle_stitch_order
     assert b"/CreationDate(D:" + FIXED_DATE in impose_booklet(a5, paper)
 
 
+@pytest.mark.parametrize(
+    ("game_id", "lang", "paper"), [("gotcha", "ja", "a4"), ("gasha", "en", "letter")]
+)
+def test_the_imposed_booklet_carries_the_books_title_author_subject_and_language(
+    game_id: str, lang: str, paper: str
+) -> None:
+    book, a5, _ = built(game_id, lang)
+    imposed = impose_booklet(a5, paper)
+    assert imposed == impose_booklet(a5, paper)
+    booklet, original = pypdf.PdfReader(io.BytesIO(imposed)), pypdf.PdfReader(io.BytesIO(a5))
+    info = booklet.metadata
+    assert info.title == original.metadata.title == book.title
+    assert info.author == info.creator == "gachapress"
+    assert info.subject == original.metadata.subject and info.subject
+    assert info.creation_date == original.metadata.creation_date  # the book's fixed date
+    assert booklet.trailer["/Root"]["/Lang"] == lang
+    document = pypdfium2.PdfDocument(imposed)  # PDFium reads the update too
+    assert document.get_metadata_dict()["Title"] == book.title
+    assert len(document) == len(pypdfium2.PdfDocument(a5)) // 2
+
+
 def test_a_split_paragraph_breaks_its_lines_as_a_fresh_one() -> None:
     """Platypus's split adds a space to the last word of each line it keeps; lines kept from
     an earlier wrap must not carry it into the next one."""

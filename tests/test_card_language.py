@@ -75,6 +75,8 @@ def test_build_lang_ja_prints_japanese_cards_and_rebuilds_only_what_changes(
     assert "小石くん" in japanese["rock-1"]
     assert "グー：チョキに勝ち、パーに負" in japanese["rock-1"]  # its words, from the data
     pdf = PdfReader(project / "out" / GAME / f"{GAME}-pnp-a4.pdf")
+    instructions = pdf.pages[0].extract_text()  # in the cards' language too
+    assert "印刷のしかた" in instructions and "How to print" not in instructions
     cut_sheets = "".join(page.extract_text() for page in pdf.pages[4:])
     assert "小石くん" in cut_sheets and "ガッチャカード" in cut_sheets
     assert not [name for name in english_names if name in cut_sheets]

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from gachapress.book.words import StringTable
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
 from gachapress.publish.pnp import write_pnp
@@ -20,6 +21,7 @@ from gachapress.render.presets import load_presets
 from tests.conftest import ROOT
 
 PRESETS = load_presets(ROOT / "templates" / "print.yaml")
+STRINGS = StringTable.load(ROOT / "templates")
 
 
 def _faces(game_id: str):
@@ -78,8 +80,8 @@ def test_low_ink_backs_and_fronts_use_much_less_ink(tmp_path: Path) -> None:
     measure = Measure(ROOT / "build" / "fonts")
     decks = game_faces(game, ROOT / "templates", PRESETS, measure)
     normal, low = tmp_path / "normal.pdf", tmp_path / "low.pdf"
-    write_pnp(normal, game, decks, PRESETS.sheets["a4"], measure)
-    write_pnp(low, game, decks, PRESETS.sheets["a4"], measure, ink="low")
+    write_pnp(normal, game, decks, PRESETS.sheets["a4"], measure, STRINGS)
+    write_pnp(low, game, decks, PRESETS.sheets["a4"], measure, STRINGS, ink="low")
     fronts = _coverage(normal, 5, tmp_path), _coverage(low, 5, tmp_path)
     backs = _coverage(normal, 6, tmp_path), _coverage(low, 6, tmp_path)
     assert backs[0] > 0.5 and backs[1] < backs[0] / 4, backs

@@ -6,6 +6,7 @@ drawn, the pixels of each page), not from the code that laid them out."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from dataclasses import dataclass
 from itertools import pairwise
@@ -17,10 +18,12 @@ from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
+from gachapress.book.words import StringTable
 from gachapress.data.load import load_rules
 from gachapress.errors import RulesError
 from gachapress.games import GAME_IDS
 from gachapress.publish.pnp import write_pnp
+from gachapress.render.art import ATTRIBUTION
 from gachapress.render.faces import game_faces
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
@@ -30,6 +33,12 @@ PT = 72 / 25.4
 PAPERS = ("a4", "letter")
 CASES = [(game, paper) for game in GAME_IDS for paper in PAPERS]
 PRESETS = load_presets(ROOT / "templates" / "print.yaml")
+STRINGS = StringTable.load(ROOT / "templates")
+#: How the alignment test's two sides begin, in each card language.
+ALIGNMENT_TITLES = {
+    "en": ("Alignment test, front", "Alignment test, back"),
+    "ja": ("位置合わせテスト（表）", "位置合わせテスト（裏）"),
+}
 
 
 @dataclass(frozen=True)
@@ -57,7 +66,7 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path
         decks = game_faces(game, ROOT / "templates", PRESETS, measure)
         for paper in PAPERS:
             path = folder / f"{game_id}-{paper}.pdf"
-            write_pnp(path, game, decks, PRESETS.sheets[paper], measure)
+            write_pnp(path, game, decks, PRESETS.sheets[paper], measure, STRINGS)
             out[game_id, paper] = path
     return out
 
@@ -102,8 +111,9 @@ def test_printed_two_sided_every_card_has_its_own_back(pdfs, game_id: str, paper
     page_w = float(reader.pages[0].mediabox.width) / PT
     page_h = float(reader.pages[0].mediabox.height) / PT
     assert not placements(reader, 0) and not placements(reader, 1), "sheet 1: instructions"
-    assert "Alignment test, front" in reader.pages[2].extract_text()
-    assert "Alignment test, back" in reader.pages[3].extract_text()
+    front, back = ALIGNMENT_TITLES[load_rules(game_id).model.card_language()]
+    assert front in reader.pages[2].extract_text()
+    assert back in reader.pages[3].extract_text()
     printed: dict[str, int] = {}
     for sheet in range(2, pages // 2):
         fronts = placements(reader, 2 * sheet)
@@ -227,7 +237,60 @@ def test_the_pdf_asks_for_actual_size_long_edge_duplex_and_names_its_language(pd
     preferences = catalog["/ViewerPreferences"]
     assert preferences["/PrintScaling"] == "/None"
     assert preferences["/Duplex"] == "/DuplexFlipLongEdge"
-    assert catalog["/Lang"] == "en"
+    assert catalog["/Lang"] == "ja"  # GOTCHA!'s cards, and so its instructions, are Japanese
+    title = PdfReader(pdfs["gotcha", paper]).pages[0].extract_text().splitlines()[0]
+    assert title.strip() == "GOTCHA！"  # its English name differs only in the width of the "!"
+
+
+#: The headings of the instructions (pages 1 and 2), the alignment test's two sides (3 and 4).
+HEADINGS = ("pnp_what_to_print", "pnp_how_to_print", "pnp_check_scale", "pnp_cutting")
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def _heading(key: str, lang: str) -> str:
+    text = STRINGS.lookup(("ui", key), lang)
+    assert text is not None, key
+    return text
+
+
+def test_the_instructions_speak_the_card_language(pdfs, tmp_path: Path) -> None:
+    """Rock, Paper, Scissors, Fire printed with Japanese cards (and low ink): the instructions,
+    the sheet list, the credits, the alignment test and the sheet labels are Japanese, in the
+    Japanese font, and the document says so; with its English cards they are English."""
+    game = load_rules("rps-fire")
+    measure = Measure(ROOT / "build" / "fonts")
+    decks = game_faces(game, ROOT / "templates", PRESETS, measure, "ja")
+    path = tmp_path / "ja.pdf"
+    write_pnp(path, game, decks, PRESETS.sheets["letter"], measure, STRINGS, ink="low")
+    japanese, english = PdfReader(path), PdfReader(pdfs["rps-fire", "letter"])
+    pages = [page.extract_text() for page in japanese.pages[:4]]
+    for key in HEADINGS:
+        assert _heading(key, "ja") in pages[0] and _heading(key, "en") not in pages[0], key
+        assert _heading(key, "en") in english.pages[0].extract_text(), key
+    assert _heading("pnp_sheets", "ja") in pages[1] and _heading("credits", "ja") in pages[1]
+    assert "".join(_heading("pnp_low_ink", "ja").split()) in "".join(pages[0].split())
+    assert "位置合わせテスト（表）" in pages[2] and "位置合わせテスト（裏）" in pages[3]
+    for number, text in enumerate(pages, 1):
+        assert len(JAPANESE.findall(text)) > 30, f"page {number}: {text[:80]!r}"
+        prose = text.replace(ATTRIBUTION, "")  # the art's licence, printed as its authors word it
+        assert not re.search(r"\b(print|sheet|page|the)\b", prose, re.I), f"page {number}"
+    label = "".join(japanese.pages[4].extract_text().split())
+    assert "3枚目・表面：山札（8枚中1枚目）" in label  # the deck's Japanese name
+    fonts = japanese.pages[0]["/Resources"]["/Font"].values()
+    assert any("IPAex" in str(font.get_object()["/BaseFont"]) for font in fonts)
+    assert japanese.trailer["/Root"]["/Lang"] == "ja"
+    assert japanese.metadata.title == "グー・チョキ・パー・ファイア：プリント＆プレイ（US Letter）"
+    assert english.trailer["/Root"]["/Lang"] == "en"
+    assert english.metadata.title == "Rock, Paper, Scissors, Fire: print and play (US Letter)"
+
+
+def test_every_instruction_string_is_given_in_every_card_language() -> None:
+    languages = {lang for game_id in GAME_IDS for lang in load_rules(game_id).model.languages}
+    keys = [key for key in STRINGS.data["ui"] if key.startswith("pnp_")]
+    assert len(keys) > 20
+    for key in keys:
+        for lang in languages:
+            assert STRINGS.lookup(("ui", key), lang), (key, lang)
 
 
 def test_a_grid_that_does_not_fit_its_paper_is_a_located_error(tmp_path: Path) -> None:
@@ -254,7 +317,7 @@ def test_the_back_offset_moves_backs_right_and_down_as_seen_on_the_backs_page(
     measure = Measure(ROOT / "build" / "fonts")
     decks = game_faces(game, ROOT / "templates", PRESETS, measure)
     shifted = tmp_path / "shifted.pdf"
-    write_pnp(shifted, game, decks, PRESETS.sheets["a4"], measure, back_offset=(1.5, -1.0))
+    write_pnp(shifted, game, decks, PRESETS.sheets["a4"], measure, STRINGS, back_offset=(1.5, -1.0))
     plain, moved = PdfReader(pdfs["rps-fire", "a4"]), PdfReader(shifted)
     assert placements(moved, 4) == placements(plain, 4), "fronts stay put"
     for before, after in zip(placements(plain, 5), placements(moved, 5), strict=True):

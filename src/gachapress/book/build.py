@@ -717,6 +717,11 @@ class BookBuilder:
         counter = self.words.table.lookup(("ui", f"unit_{unit}"), self.words.lang)
         if counter is None and unit in FORMATS:  # a language's counter before an English format
             return FORMATS[unit](value)
+        return self.counted(value, unit)
+
+    def counted(self, value: float, unit: str) -> str:
+        """``value`` with the UI counter ``unit_<unit>`` of this language: "15 points",
+        "1 point" (``unit_<unit>_one``), "15点"."""
         one = self.words.table.lookup(("ui", f"unit_{unit}_one"), self.words.lang)
         return one if value == 1 and one else self.ui(f"unit_{unit}", n=f"{value:,}")
 

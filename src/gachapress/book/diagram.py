@@ -220,8 +220,8 @@ class DiagramBuilder:
             y += max((b.h for b in row), default=0) + GAP
         height = y - GAP + PAD
         shapes[0] = m.Shape("area", 0, 0, width, height, name)
-        said = ", ".join(b.said for b in inside) if inside else ""
-        return Block(width, height, shapes, f"{name}: {said}" if said else name)
+        said = self.book.ui("list_sep").join(b.said for b in inside)
+        return Block(width, height, shapes, self.said(name, said) if said else name)
 
     def block(self, item: DiagramItem, value: Any, top: Any, where: tuple[Any, ...]) -> Block:
         """One thing of the table: its name over it, its cards, its count under them."""
@@ -242,7 +242,7 @@ class DiagramBuilder:
                 kind_n = "card" if value else "slot"
                 size = CARD_W if token else CARD_H
                 shapes.append(m.Shape(kind_n, n * FAN, y0, CARD_W, size, card=card, round=token))
-            count = self.how_many("token" if token else "card", value)
+            count = book.counted(value, "tokens" if token else "cards")
             body_w = CARD_W + FAN * (max(fanned, 1) - 1)
             body_h = CARD_W if token else CARD_H
         elif kind == "row":
@@ -265,7 +265,7 @@ class DiagramBuilder:
                 shapes.append(m.Shape("slot", n * (slot_w + 1), y0, slot_w, CARD_H))
             body_w = max(value * (slot_w + 1) - 1, slot_w)
             body_h = CARD_H
-            count = self.how_many("slot", value)
+            count = book.counted(value, "slots")
         else:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise self.error((*where, kind), f"{item.path!r} is not an amount")
@@ -282,17 +282,18 @@ class DiagramBuilder:
             shapes.append(m.Shape("text", 0, height + 1, text_width(count, COUNT), COUNT, count))
             height += 1 + COUNT
         width = max(body_w, text_width(label, LABEL), text_width(count, COUNT))
-        said = f"{label}: {count}" if count else f"{label}: " + self.cards_said(value)
+        said = self.said(label, count or self.cards_said(value))
         return Block(width, height, shapes, said)
 
-    def how_many(self, what: str, n: int) -> str:
-        return self.book.ui(f"diagram_one_{what}" if n == 1 else f"diagram_n_{what}s", n=n)
+    def said(self, label: str, value: str) -> str:
+        """A thing and what it holds, for the diagram's description ("Hand: 5 cards")."""
+        return self.book.ui("label_value", label=label, value=value)
 
     def cards_said(self, value: Any) -> str:
         cards = value if isinstance(value, list) else [value]
         if not cards:
             return self.book.ui("empty")
-        return ", ".join(self.picture(c).alt for c in cards)
+        return self.book.ui("list_sep").join(self.picture(c).alt for c in cards)
 
     def default_label(self, item: DiagramItem) -> str:
         if item.kind == "pile" and item.deck is not None:

@@ -383,7 +383,7 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
         plan[f"{game.id}/{names.pnp_pdf(game.id, paper)}"] = (
             hash_text(inputs, paper, repr(options.back_offset), options.ink),
             lambda path, sheet=sheet: write_pnp(
-                path, game, decks, sheet, measure, options.back_offset, options.ink
+                path, game, decks, sheet, measure, strings, options.back_offset, options.ink
             ),
         )
     return plan
@@ -432,12 +432,7 @@ def _book_files(game_id: str, options: BuildOptions) -> list[FileRef]:
     from gachapress.book.model import FileRef
 
     files = [
-        FileRef(names.rulebook_pdf("{lang}", size), f"rulebook_pdf_{size}")
-        for size in names.rulebook_sizes(options.papers)
-    ]
-    files += [
-        FileRef(names.rulebook_booklet_pdf("{lang}", paper), f"rulebook_booklet_{paper}")
-        for paper in options.papers
+        FileRef(name, label) for name, label in names.rulebook_downloads("{lang}", options.papers)
     ]
     files += [FileRef(names.pnp_pdf(game_id, paper), f"pdf_{paper}") for paper in options.papers]
     files += [

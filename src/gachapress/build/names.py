@@ -36,6 +36,15 @@ def rulebook_sizes(papers: Sequence[str]) -> tuple[str, ...]:
     return (BOOKLET, *papers)
 
 
+def rulebook_downloads(lang: str, papers: Sequence[str]) -> list[tuple[str, str]]:
+    """The rulebook PDFs of ``lang`` a build makes for ``papers``, each with the UI string
+    that names it: the book on each page size, then the booklet imposed on each paper."""
+    books = [(rulebook_pdf(lang, size), f"rulebook_pdf_{size}") for size in rulebook_sizes(papers)]
+    return books + [
+        (rulebook_booklet_pdf(lang, paper), f"rulebook_booklet_{paper}") for paper in papers
+    ]
+
+
 def pnp_pdf(game_id: str, paper: str) -> str:
     return f"{game_id}-pnp-{paper}.pdf"
 

@@ -212,6 +212,10 @@ ObsPath = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+(\.([a-z0-9_]+|\
 an item for every entry of that list)."""
 
 
+#: The kinds of thing a setup diagram shows (a :class:`DiagramItem` gives exactly one).
+DIAGRAM_KINDS = ("pile", "row", "hand", "slots", "money")
+
+
 class DiagramItem(Strict):
     """One thing on the table in a setup diagram, read from the engine's start position: a
     face-down ``pile`` (its count), a ``row`` of face-up cards, a ``hand`` of card backs (its
@@ -231,7 +235,7 @@ class DiagramItem(Strict):
 
     @property
     def kind(self) -> str:
-        return next(k for k in ("pile", "row", "hand", "slots", "money") if getattr(self, k))
+        return next(k for k in DIAGRAM_KINDS if getattr(self, k))
 
     @property
     def path(self) -> str:
@@ -239,7 +243,7 @@ class DiagramItem(Strict):
 
     @model_validator(mode="after")
     def _one_kind(self) -> DiagramItem:
-        kinds = [k for k in ("pile", "row", "hand", "slots", "money") if getattr(self, k)]
+        kinds = [k for k in DIAGRAM_KINDS if getattr(self, k)]
         if len(kinds) != 1:
             raise ValueError("give exactly one of 'pile', 'row', 'hand', 'slots' or 'money'")
         if kinds[0] in ("pile", "hand") and self.deck is None:

@@ -78,7 +78,6 @@ def openmoji_symbol(hexcode: str) -> str:
     return f'<symbol id="om-{hexcode}" viewBox="{view_box}">{inner}</symbol>'
 
 
-
 def chart_svg(chart: Chart) -> Markup:
     """A chart of the book as inline SVG."""
     if isinstance(chart, BarChart):

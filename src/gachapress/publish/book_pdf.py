@@ -176,6 +176,7 @@ class _Document(BaseDocTemplate):
             bottomMargin=setup.bottom,
             title=book.title,
             author="gachapress",
+            creator="gachapress",  # not reportlab's "(unspecified)"
             subject=book.ui.get("rulebook", ""),
             lang=book.lang,
             invariant=1,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gachapress.data.load import GameData
 from gachapress.render.faces import DeckFaces
 from gachapress.render.layout import Face, Shape
 from gachapress.render.presets import Grid, Sheet
@@ -29,8 +28,11 @@ class PaperSheet:
     grid: Grid
     fronts: tuple[Face, ...]
     backs: tuple[Face, ...]
-    label: str
-    """What the sheet holds, e.g. "Toy cards, sheet 2 of 7"."""
+    decks: tuple[str, ...]
+    """The ids of the decks whose cards it holds."""
+    number: int
+    """Which of the sheets of those decks it is, from 1 (sheet 2 of 7...)."""
+    of: int
 
 
 def slots(
@@ -64,7 +66,7 @@ def slots(
     return out
 
 
-def impose(game: GameData, decks: list[DeckFaces], sheet: Sheet) -> list[PaperSheet]:
+def impose(decks: list[DeckFaces], sheet: Sheet) -> list[PaperSheet]:
     """Every card copy on sheets of paper. Decks of one shape whose backs look the same share
     sheets (each card still gets its own deck's back), so no sheet is left half empty early."""
     groups: dict[tuple[object, ...], list[DeckFaces]] = {}
@@ -79,8 +81,7 @@ def impose(game: GameData, decks: list[DeckFaces], sheet: Sheet) -> list[PaperSh
         ]
         per_sheet = grid.columns * grid.rows
         chunks = [copies[i : i + per_sheet] for i in range(0, len(copies), per_sheet)]
-        names = [_deck_name(game, deck) for deck in group]
-        label = " and ".join(names) if len(names) <= 2 else ", ".join(names)
+        ids = tuple(deck.deck for deck in group)
         for number, chunk in enumerate(chunks, 1):
             out.append(
                 PaperSheet(
@@ -88,13 +89,9 @@ def impose(game: GameData, decks: list[DeckFaces], sheet: Sheet) -> list[PaperSh
                     grid,
                     tuple(front for front, _ in chunk),
                     tuple(back for _, back in chunk),
-                    f"{label}, sheet {number} of {len(chunks)}",
+                    ids,
+                    number,
+                    len(chunks),
                 )
             )
     return out
-
-
-def _deck_name(game: GameData, deck: DeckFaces) -> str:
-    """The deck's name in the English instructions (else in its cards' language)."""
-    name = game.model.deck(deck.deck).name
-    return name.get("en", name[deck.lang])

@@ -1,6 +1,7 @@
 """Print-and-play PDFs that pair up when printed two-sided (pages 2k-1 and 2k are sheet k):
 
-1. the instructions, with the list of sheets and the credits on its back;
+1. the instructions, with the list of sheets and the credits on its back, in the card language
+   (their words are the ``pnp_*`` strings of ``templates/strings.yaml``);
 2. the alignment test, front and back, to print before anything else;
 3. then every sheet of cards: a page of fronts with crop marks, and the page of their backs
    placed to land behind them when the sheet is turned over on its long edge.
@@ -10,6 +11,7 @@ Nothing is drawn in the sheet's outer margin, which home printers leave blank.""
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal
@@ -18,6 +20,7 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfbase.pdfdoc import PDFName
 from reportlab.pdfgen.canvas import Canvas
 
+from gachapress.book.words import StringTable, Words
 from gachapress.data.load import GameData
 from gachapress.data.placeholders import fill, model_data
 from gachapress.publish.imposition import PaperSheet, Slot, impose, slots
@@ -29,7 +32,7 @@ from gachapress.render.layout import Shape
 from gachapress.render.metrics import Measure
 from gachapress.render.pdf import MM, FacePainter
 from gachapress.render.presets import MARK_GAP, Sheet
-from gachapress.render.text import fit
+from gachapress.render.text import fit, is_cjk
 
 #: Largest back offset, in mm: a printer shifting its back side further needs fixing, not this.
 MAX_BACK_OFFSET = 10.0
@@ -41,6 +44,8 @@ INCH = 25.4
 Ink = Literal["normal", "low"]
 #: Half the length of an alignment cross and of the scales on the back, in mm.
 SCALE = 10
+#: The sheets before the cards: the instructions and the alignment test (pages 2k-1 and 2k).
+INSTRUCTIONS, ALIGNMENT = 1, 2
 
 
 def parse_back_offset(text: str) -> tuple[float, float]:
@@ -68,12 +73,12 @@ class PnpDocument:
         measure: Measure,
         back_offset: tuple[float, float],
         ink: Ink,
-        lang: str,
+        words: Words,
     ) -> None:
         if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET for v in back_offset):
             raise ValueError(f"back offset {back_offset} is not within {MAX_BACK_OFFSET:g} mm")
         self.game, self.sheet, self.measure, self.ink = game, sheet, measure, ink
-        self.lang = lang  # of the cards' texts; the instructions are in English
+        self.words, self.lang = words, words.lang  # the cards' language
         self.back_offset = back_offset
         self.canvas = Canvas(
             str(path),
@@ -82,16 +87,16 @@ class PnpDocument:
             pageCompression=1,
             initialFontName=measure.name("regular"),  # never the unembedded Helvetica
         )
-        name = game.model.name.get("en", game.model.name[self.lang])
-        self.canvas.setTitle(f"{name}: print and play ({sheet.name})")
+        name = game.model.name[self.lang]
+        self.canvas.setTitle(words.ui("pnp_title", game=name, paper=sheet.name))
         self.canvas.setAuthor("gachapress")
-        self.canvas.setSubject(f"Cut sheets of every card of {name}, fronts and duplex backs")
+        self.canvas.setSubject(words.ui("pnp_subject", game=name))
         self.canvas.setCreator("gachapress")
         self.canvas.setKeywords(["print and play", "cards", game.id])
         # The print dialog's defaults: actual size, two-sided turning on the long edge.
         self.canvas.setViewerPreference("PrintScaling", PDFName("None"))
         self.canvas.setViewerPreference("Duplex", PDFName("DuplexFlipLongEdge"))
-        self.canvas.setCatalogEntry("Lang", "en")  # the instructions; card texts are data
+        self.canvas.setCatalogEntry("Lang", self.lang)
         self.painter = FacePainter(self.canvas)
 
     # -- text ----------------------------------------------------------------------------------
@@ -109,7 +114,7 @@ class PnpDocument:
         colour: Color = INK,
     ) -> float:
         """Set ``text`` in a box (mm from the page's top-left); return the height used."""
-        japanese = any(ord(ch) > 0x2E80 for ch in text)
+        japanese = any(is_cjk(ch) for ch in text)
         role = role_for("bold" if bold else "regular", "ja" if japanese else "en")
         fitted = fit(
             self.measure,
@@ -133,6 +138,13 @@ class PnpDocument:
         return len(fitted.lines) * fitted.size * 1.2 * 25.4 / 72
 
     # -- sheet 1: instructions -----------------------------------------------------------------
+    def ui(self, key: str, **values: object) -> str:
+        return self.words.ui(key, **values)
+
+    def pages(self, sheet: int, last: int | None = None) -> str:
+        """The pages of ``sheet`` (to sheet ``last``'s), as "3-4"."""
+        return self.ui("pnp_pages", first=2 * sheet - 1, last=2 * (last or sheet))
+
     def instructions(self, plan: list[PaperSheet]) -> None:
         """Page 1: what to print and how, with the scale rulers."""
         model, lang = self.game.model, self.lang
@@ -142,57 +154,48 @@ class PnpDocument:
         column = (page_w - 2 * margin - gap) / 2
         y = margin
         title = model.name.get(lang, "")
-        if "en" in model.name and model.name["en"] != title:
-            title = f"{title} ({model.name['en']})"
+        english = model.name.get("en", title)
+        if unicodedata.normalize("NFKC", english) != unicodedata.normalize("NFKC", title):
+            title = f"{title} ({english})"  # not "GOTCHA！ (GOTCHA!)"
         y += self.text(title, margin, y, page_w - 2 * margin, 12, size=20, bold=True) + 1
-        orientation = "landscape" if self.sheet.landscape else "upright"
-        subtitle = f"Print and play on {self.sheet.name} paper, {orientation}"
+        orientation = self.ui("pnp_landscape" if self.sheet.landscape else "pnp_upright")
+        subtitle = self.ui("pnp_subtitle", paper=self.sheet.name, orientation=orientation)
         y += self.text(subtitle, margin, y, page_w - 2 * margin, 6, size=11, colour=GREY) + 4
         top = y
-        y += self.text("What to print and cut", margin, y, column, 6, size=12, bold=True) + 1
+        heading = self.ui("pnp_what_to_print")
+        y += self.text(heading, margin, y, column, 6, size=12, bold=True) + 1
         for component in model.components:
             if component.deck:
                 deck = model.deck(component.deck)
-                line = f"• {deck.size()} × {deck.name.get('en', deck.name[lang])}"
+                counter = "unit_tokens" if deck.form == "token" else "unit_cards"
+                count = self.ui(counter, n=deck.size())
+                line = self.ui("pnp_deck", n=deck.size(), count=count, deck=deck.name[lang])
             else:
-                label = (component.name or {}).get("en") or (component.name or {}).get(lang, "")
-                label = fill(label, model_data(model))
-                line = f"• {label}" + (
-                    " (not printed: provide your own)" if component.provide_your_own else ""
-                )
-            y += self.text(line, margin + 3, y, column - 3, 10, size=9) + 0.6
+                line = fill((component.name or {}).get(lang, ""), model_data(model), lang)
+                if component.provide_your_own:
+                    line = self.ui("pnp_not_printed", name=line)
+            y += self.text(f"• {line}", margin + 3, y, column - 3, 10, size=9) + 0.6
         y += 3
-        y += self.text("How to print", margin, y, column, 6, size=12, bold=True) + 1
-        last = 4 + 2 * len(plan)
+        y += self.text(self.ui("pnp_how_to_print"), margin, y, column, 6, size=12, bold=True) + 1
+        cards = self.pages(ALIGNMENT + 1, ALIGNMENT + len(plan))
         steps = [
-            "Print at 100% (actual size): turn off any 'fit to page' or 'shrink' option. "
-            "The scale on the right must measure exactly what it says.",
-            "Print pages 3-4 first, on one sheet, two-sided, flipping on the long edge: the "
-            "alignment test. Held against the light, the crosses of its front must sit on the "
-            "0 of the scales on its back; if they do not, see that page.",
-            f"Then print pages 5-{last} the same way, two-sided, flipping on the long edge. "
-            "Each sheet has a page of fronts and, on its other side, the page of their backs, "
-            "so every card gets its own back. No duplex printer? Print the odd pages, put the "
-            "stack back in the tray as your printer's manual says for a second side, and print "
-            "the even pages.",
-            "Pages 1-2 (these instructions, with the list of sheets on the back) are one "
-            "sheet too: print them two-sided as well, or not at all.",
+            self.ui("pnp_step_scale"),
+            self.ui("pnp_step_alignment", pages=self.pages(ALIGNMENT)),
+            self.ui("pnp_step_cards", pages=cards),
+            self.ui("pnp_step_instructions", pages=self.pages(INSTRUCTIONS)),
         ]
         for number, step in enumerate(steps, 1):
             y += self.text(f"{number}. {step}", margin + 3, y, column - 3, 30, size=9) + 1.2
         x, y = margin + column + gap, top
-        y += self.text("Check the scale", x, y, column, 6, size=12, bold=True) + 3
+        y += self.text(self.ui("pnp_check_scale"), x, y, column, 6, size=12, bold=True) + 3
         for unit in self.sheet.rulers:
             self._ruler(x + 2, y, unit)
             y += 14
         y += 2
-        y += self.text("Cutting", x, y, column, 6, size=12, bold=True) + 1
-        notes = [self._layout_note(plan), self._stock_note()]
+        y += self.text(self.ui("pnp_cutting"), x, y, column, 6, size=12, bold=True) + 1
+        notes = [self._layout_note(plan), self.ui("pnp_stock")]
         if self.ink == "low":
-            notes.append(
-                "This is the low-ink version: the backs and the large colour fields of the "
-                "fronts are printed as light tints, to spare a home printer's ink."
-            )
+            notes.append(self.ui("pnp_low_ink"))
         for paragraph in notes:
             y += self.text(paragraph, x, y, column, 40, size=9) + 1.5
         self.canvas.showPage()
@@ -201,27 +204,25 @@ class PnpDocument:
         """What the cut sheets look like and how to cut them, from the grid of the cards."""
         cards = next((p for p in plan if p.shape.kind == "card"), plan[0])
         grid, shape = cards.grid, cards.shape
-        note = (
-            f"Each page holds {grid.columns * grid.rows} cards ({grid.columns} across, "
-            f"{grid.rows} down) of {shape.width:g} x {shape.height:g} mm. "
+        note = self.ui(
+            "pnp_grid",
+            cards=grid.columns * grid.rows,
+            columns=grid.columns,
+            rows=grid.rows,
+            width=f"{shape.width:g}",
+            height=f"{shape.height:g}",
         )
         if grid.gutter >= 2 * shape.bleed:
-            return note + (
-                f"Each card has {grid.gutter:g} mm of space around it, and its colour runs "
-                f"{shape.bleed:g} mm past the cut line (bleed), so a slightly off cut leaves no "
-                "white edge. Cut along the lines the crop marks in the margin point at."
+            return note + self.ui(
+                "pnp_grid_bleed", gutter=f"{grid.gutter:g}", bleed=f"{shape.bleed:g}"
             )
-        return note + (
-            f"The cards meet edge to edge ({grid.columns} across with gutters would not fit "
-            "this paper with room for the marks): cut exactly along the lines the crop marks "
-            f"point at; only the outer edges carry {shape.bleed:g} mm of colour past the cut line."
-        )
+        return note + self.ui("pnp_grid_edge", columns=grid.columns, bleed=f"{shape.bleed:g}")
 
-    def _stock_note(self) -> str:
-        return (
-            "Card stock of 200-300 g/m², or sleeves with a playing card behind each card, make "
-            "cards that shuffle well. Round pieces are cut along their printed circle."
-        )
+    def label(self, paper: PaperSheet) -> str:
+        """What a sheet holds, e.g. "Toy cards, sheet 2 of 7"."""
+        names = [self.game.model.deck(deck).name[self.lang] for deck in paper.decks]
+        joiner = self.ui("list_and") if len(names) <= 2 else self.ui("list_sep")
+        return self.ui("pnp_deck_sheet", decks=joiner.join(names), n=paper.number, of=paper.of)
 
     def sheet_list(self, plan: list[PaperSheet], fonts: dict[str, FontFile]) -> None:
         """Page 2, the back of the instructions: which sheet holds what, and the credits."""
@@ -229,25 +230,26 @@ class PnpDocument:
         margin = self.sheet.margin + 9
         width = page_w - 2 * margin
         y = margin
-        y += self.text("The sheets of this file", margin, y, width, 6, size=12, bold=True) + 1
-        rows = ["Sheet 1, pages 1-2: these instructions", "Sheet 2, pages 3-4: alignment test"]
-        for number, paper in enumerate(plan, 3):
-            first = 2 * number - 1
-            rows.append(f"Sheet {number}, pages {first}-{first + 1}: {paper.label}")
+        y += self.text(self.ui("pnp_sheets"), margin, y, width, 6, size=12, bold=True) + 1
+        holds = [self.ui("pnp_sheet_instructions"), self.ui("pnp_sheet_alignment")]
+        holds += [self.label(paper) for paper in plan]
+        rows = [
+            self.ui("pnp_sheet_row", n=number, pages=self.pages(number), what=what)
+            for number, what in enumerate(holds, INSTRUCTIONS)
+        ]
         half = (len(rows) + 1) // 2
         column = (width - 10) / 2
         for index, row in enumerate(rows):
             x = margin + (0 if index < half else column + 10)
             self.text(row, x + 3, y + (index % half) * 4.2, column - 3, 4.2, size=8.5)
         y += half * 4.2 + 6
-        y += self.text("Credits", margin, y, width, 6, size=12, bold=True) + 1
-        model = self.game.model
+        y += self.text(self.ui("credits"), margin, y, width, 6, size=12, bold=True) + 1
+        families = sorted({f"{f.family} ({f.license})" for f in fonts.values()})
         credits = [
-            f"Card art: {artwork.ATTRIBUTION}",
-            "Fonts: " + "; ".join(sorted({f"{f.family} ({f.license})" for f in fonts.values()})),
-            f"Rules: based on the {model.name.get('en', model.name[self.lang])} rulebook; card "
-            "lists marked as this project's design in the rulebook are gachapress's own.",
-            "Made with gachapress from the game's rules data.",
+            self.ui("credits_art", openmoji=artwork.ATTRIBUTION),
+            self.ui("pnp_fonts", fonts="; ".join(families)),
+            self.ui("pnp_rules", game=self.game.model.name[self.lang]),
+            self.ui("pnp_made_with"),
         ]
         for line in credits:
             y += self.text(line, margin + 3, y, width - 3, 14, size=8.5) + 1
@@ -294,8 +296,7 @@ class PnpDocument:
                 fill=0,
             )
         self.text(
-            "Alignment test, front. Print this sheet (pages 3-4) two-sided, flipping on the "
-            "long edge, before the other sheets.",
+            self.ui("pnp_alignment_front", pages=self.pages(ALIGNMENT)),
             top,
             top,
             width,
@@ -309,12 +310,8 @@ class PnpDocument:
         for slot in slots(self.sheet, grid, shape, back=True, offset=self.back_offset):
             self._scales(slot.x + shape.width / 2, slot.y + shape.height / 2)
         lines = (
-            "Alignment test, back. Hold the sheet against the light, this side towards you, and "
-            "read in mm where the lines of each cross from the other side meet the scales: "
-            "X on the scale across (right is +), Y on the scale down (down is +).",
-            f"If they are not 0,0, rebuild with gachapress build --back-offset X,Y, adding them "
-            f"to the offset this file was made with ({x0:g},{y0:g}). A positive X moves every "
-            "back to the right and a positive Y moves it down, as seen on this side.",
+            self.ui("pnp_alignment_back"),
+            self.ui("pnp_alignment_fix", x=f"{x0:g}", y=f"{y0:g}"),
         )
         y = top
         for line in lines:
@@ -350,13 +347,14 @@ class PnpDocument:
             self._cut_circles(fronts, shape)
         else:
             self._crop_marks(fronts, shape)
-        self._label(f"Sheet {number}, fronts: {paper.label}", fronts, shape)
+        label = self.label(paper)
+        self._label(self.ui("pnp_fronts", n=number, what=label), fronts, shape)
         self.canvas.showPage()
         backs = slots(self.sheet, grid, shape, back=True, offset=self.back_offset)
         backs = backs[: len(paper.backs)]
         for face, slot in zip(paper.backs, backs, strict=True):
             self.painter.place(face, slot.x, slot.y, slot.clip)
-        self._label(f"Sheet {number}, backs: {paper.label}", backs, shape)
+        self._label(self.ui("pnp_backs", n=number, what=label), backs, shape)
         self.canvas.showPage()
 
     def _label(self, label: str, places: list[Slot], shape: Shape) -> None:
@@ -417,11 +415,13 @@ def write_pnp(
     decks: list[DeckFaces],
     sheet: Sheet,
     measure: Measure,
+    strings: StringTable,
     back_offset: tuple[float, float] = (0.0, 0.0),
     ink: Ink = "normal",
 ) -> None:
-    """Write the print-and-play PDF of ``game`` on ``sheet`` to ``path``; with ``ink="low"``
-    the backs and large colour fields are light tints."""
+    """Write the print-and-play PDF of ``game`` on ``sheet`` to ``path``, its instructions in
+    the cards' language in the words of ``strings``; with ``ink="low"`` the backs and large
+    colour fields are light tints."""
     if ink == "low":
         decks = [
             replace(
@@ -431,11 +431,12 @@ def write_pnp(
             )
             for deck in decks
         ]
-    plan = impose(game, decks, sheet)
-    document = PnpDocument(path, game, sheet, measure, back_offset, ink, decks[0].lang)
+    plan = impose(decks, sheet)
+    words = Words(strings, decks[0].lang, game.id)
+    document = PnpDocument(path, game, sheet, measure, back_offset, ink, words)
     document.instructions(plan)
     document.sheet_list(plan, measure.fonts)
     document.alignment(next((p for p in plan if p.shape.kind == "card"), plan[0]))
-    for number, paper in enumerate(plan, 3):
+    for number, paper in enumerate(plan, ALIGNMENT + 1):
         document.paper_sheet(paper, number)
     document.save()

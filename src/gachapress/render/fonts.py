@@ -18,6 +18,8 @@ from pathlib import Path
 
 from fontTools.ttLib import TTFont
 
+from gachapress.render.cache import cached_bytes, machine_cache
+
 #: Weights made from the variable Noto Sans.
 WEIGHTS = {"regular": 400, "bold": 700}
 #: The characters kept in the static Latin fonts: Latin letters with their accents, punctuation,
@@ -63,15 +65,8 @@ def japanese_font_path() -> Path:
 
 
 def user_cache_dir() -> Path | None:
-    """The machine's font cache: ``$GACHAPRESS_CACHE_DIR``, else the user's cache folder
-    (``$XDG_CACHE_HOME`` or ``~/.cache``); None without a home folder."""
-    if os.environ.get("GACHAPRESS_CACHE_DIR"):
-        return Path(os.environ["GACHAPRESS_CACHE_DIR"]) / "fonts"
-    if os.environ.get("XDG_CACHE_HOME"):
-        return Path(os.environ["XDG_CACHE_HOME"]) / "gachapress" / "fonts"
-    if os.environ.get("HOME"):
-        return Path(os.environ["HOME"]) / ".cache" / "gachapress" / "fonts"
-    return None
+    """The machine's font cache (see ``cache.machine_cache``); None without a home folder."""
+    return machine_cache("fonts")
 
 
 def cache_dir(build_dir: Path) -> Path:
@@ -90,29 +85,6 @@ def cached_subset(font: Path, recipe: str, characters: str, make: Callable[[], b
         return make()
     key = "\0".join((_file_digest(font), recipe, version("fonttools"), characters))
     return cached_bytes(folder / "subsets", key, make)
-
-
-def cached_bytes(folder: Path, key: str, make: Callable[[], bytes]) -> bytes:
-    """The bytes ``make`` returns, kept in ``folder`` under a hash of ``key`` (what they are
-    made from, versions included), each file led by its own digest so that a damaged one is
-    made again; a cache that cannot be written is only not kept."""
-    name = hashlib.sha256(key.encode()).hexdigest()
-    target = folder / f"{name[:32]}.bin"
-    try:
-        stored = target.read_bytes()
-        if stored[:64].decode("ascii") == hashlib.sha256(stored[64:]).hexdigest():
-            return stored[64:]
-    except (OSError, UnicodeDecodeError):
-        pass
-    data = make()
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_bytes(hashlib.sha256(data).hexdigest().encode("ascii") + data)
-        temporary.replace(target)
-    except OSError:
-        temporary.unlink(missing_ok=True)
-    return data
 
 
 @cache

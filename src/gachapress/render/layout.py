@@ -22,7 +22,7 @@ from gachapress.data.yamlsource import Locations, load_yaml
 from gachapress.errors import RulesError
 from gachapress.render.fonts import role_for
 from gachapress.render.metrics import Measure
-from gachapress.render.text import PT, fit
+from gachapress.render.text import PT, fit, is_cjk
 
 Mm = Annotated[float, Field(ge=-20, le=400)]
 Colour = Annotated[
@@ -312,11 +312,6 @@ def _art(ref: str, icons: dict[str, str], card_art: str | None) -> str | None:
     return f"openmoji:{icons[name]}" if kind == "icon" else ref
 
 
-def _is_cjk(char: str) -> bool:
-    """A character of Japanese text (kana, kanji, full-width forms and punctuation)."""
-    return ord(char) >= 0x2E80
-
-
 def _text(
     index: int,
     element: Element,
@@ -330,7 +325,7 @@ def _text(
     text = fill(element.text_in(lang), context | {"lang": language}, language)
     if not text.strip():
         return []
-    if language == "ja" and not any(_is_cjk(char) for char in text):
+    if language == "ja" and not any(is_cjk(char) for char in text):
         language = "en"  # a number or a Latin word on a Japanese card: set as Latin text
     role = role_for(element.font, language)
     if measure.missing(text, role):  # e.g. full-width punctuation in a Latin font: use the

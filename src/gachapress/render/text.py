@@ -103,6 +103,11 @@ def _tokens(text: str, japanese: bool) -> list[str]:
     return tokens
 
 
+def is_cjk(char: str) -> bool:
+    """A character of Japanese text (kana, kanji, full-width forms and punctuation)."""
+    return ord(char) >= 0x2E80
+
+
 def _is_latin(char: str) -> bool:
     return char.isascii() and char.isalnum()
 
