@@ -23,8 +23,8 @@ import random
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
-from itertools import chain, repeat
-from operator import add, attrgetter, sub
+from itertools import chain, compress, repeat
+from operator import add, and_, attrgetter, sub
 from typing import Any, ClassVar
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
@@ -49,6 +49,9 @@ class _Tables:
         self.rewards: list[SetRewardCard] = model.decks.set_rewards.cards
         self.tokens: list[BonusToken] = model.decks.bonus_tokens.cards
         self.req = {card.id: rules.requirement(model, card) for card in self.rewards}
+        # Bit i of a set of rewards: the i-th reward (rules.TradeSets).
+        self.sets = rules.trade_sets(list(self.req.values()), model.decks.gasha.size())
+        self.bit = {card_id: 1 << i for i, card_id in enumerate(self.req)}
         self.per_token = rules.wild_gashas_per_token(model)
         self.wild_tokens = [t for t in self.tokens if t.effect.kind == "wild-gashas"]
         self.wild_ids = frozenset(t.id for t in self.wild_tokens)
@@ -70,6 +73,18 @@ class _Tables:
         self.reward_ids = sorted(card.id for card in self.reward_cards)
         self.token_ids = sorted(token.id for token in self.token_cards)
         self._setups: dict[int, _Setup] = {}
+        self._plans: dict[tuple[tuple[int, ...], int], dict[str, Any]] = {}
+
+    def rebuild_plan(self, model: Gasha, sizes: tuple[int, ...], discard: int) -> dict[str, Any]:
+        """``rules.rebuild_gasha_decks``, memoised: a game rebuilds its decks every few turns,
+        mostly from the same few deck sizes. Its steps are shared: copy them before logging."""
+        key = (sizes, discard)
+        plan = self._plans.get(key)
+        if plan is None:
+            if len(self._plans) >= 100_000:  # bounded, whatever the deck sizes a game meets
+                self._plans.clear()
+            plan = self._plans[key] = rules.rebuild_gasha_decks(model, list(sizes), discard)
+        return plan
 
     def setup(self, model: Gasha, players: int) -> _Setup:
         """The setup numbers for a player count, from the rule functions (seed: "Setup")."""
@@ -190,21 +205,21 @@ class GashaState(PhasedState):
         t = self.tables
         phase = self.phase
         if phase == TURN:
-            if self.decks_formed:  # every deck has a card between actions
-                actions = list(t.all_draws)
-            else:
-                actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
             seat = self.turn
+            hand = self.hands[seat]
             tokens = self._wild_tokens(seat) if self.face_up[seat] else 0
-            row_actions = self.row_actions
-            found = rules.affordable(self.row_reqs, self.hands[seat], tokens, t.per_token)
-            if self.row_unique:
-                actions.extend(map(row_actions.__getitem__, found))
-            else:
-                for index in found:
-                    action = row_actions[index]
-                    if action not in actions:  # two copies of a reward in the row: one action
-                        actions.append(action)
+            if self.decks_formed and not tokens:
+                # The usual case: every deck has a card between actions (the rebuild sees to
+                # it), and every reward of the row is checked at once.
+                found = rules.affordable_set(t.sets, hand) & self.row_set
+                if not found:
+                    return list(t.all_draws)
+                row = self.row_trades
+                return t.all_draws + list(compress(row, map(and_, self.row_bits, repeat(found))))
+            actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
+            found_at = rules.affordable(self.row_reqs, hand, tokens, t.per_token)
+            # two copies of a reward in the row: one action
+            actions.extend(dict.fromkeys(map(self.row_actions.__getitem__, found_at)))
             return actions or [PASS]
         if phase == DRAW:
             if self.decks_formed:
@@ -233,32 +248,36 @@ class GashaState(PhasedState):
         ids = list(map(CARD_ID, self.row))
         self.row_reqs = list(map(t.req.__getitem__, ids))
         self.row_actions = list(map(t.trade.__getitem__, ids))
-        self.row_unique = len(set(self.row_actions)) == len(self.row_actions)
+        # Each reward of the row once (two copies give one action): its action and its bit
+        # in rules.TradeSets, and the set of them all.
+        unique = list(dict.fromkeys(ids))
+        self.row_trades = list(map(t.trade.__getitem__, unique))
+        self.row_bits = list(map(t.bit.__getitem__, unique))
+        self.row_set = sum(self.row_bits)
 
     def _wild_tokens(self, seat: int) -> int:
-        wild = self.tables.wild_ids
-        return sum(1 for token in self.face_up[seat] if token.id in wild)
+        """The seat's unspent 2 Wild Gashas! tokens."""
+        return sum(map(self.tables.wild_ids.__contains__, map(CARD_ID, self.face_up[seat])))
 
     # -- drawing (seed: "Draw two Gasha cards") ------------------------------------------------
     def _draw(self, index: int) -> None:
         deck = self.decks[index]
         self.hands[self.turn][deck.pop()] += 1
-        exhausted = False
+        self.draws_left = left = (self.draw_count if self.phase == TURN else self.draws_left) - 1
         if not deck:
             self._rebuild()
-            exhausted = not any(self.decks)  # no card left to draw (clarification short-draw)
-        if self.phase == TURN:
-            self.draws_left = self.draw_count
+            if not any(self.decks):
+                left = 0  # no card left to draw (clarification short-draw)
+        if left:
             self.phase = DRAW
-        self.draws_left -= 1
-        if not self.draws_left or exhausted:
+        else:
             self._end_turn()
 
     def _rebuild(self) -> None:
         """A place is empty: cut the biggest deck, or deal the discard pile (seed, "Draw two
         Gasha cards"; clarification deck-rebuild-timing)."""
         decks, discard = self.decks, self.discard
-        plan = rules.rebuild_gasha_decks(self.model, list(map(len, decks)), sum(discard))
+        plan = self.tables.rebuild_plan(self.model, tuple(map(len, decks)), sum(discard))
         steps, formed = plan["steps"], plan["formed"]
         for step in steps:
             if "cut" in step:
@@ -274,7 +293,9 @@ class GashaState(PhasedState):
                 self.discard = [0] * len(discard)
         self.decks_formed = formed
         if not formed or len(steps) > 1 or "deal" in steps[0]:  # a cut alone is not logged
-            self.event("rebuild", steps=steps, formed=formed)
+            logged = [{**step, "deal": list(step["deal"])} if "deal" in step else dict(step)
+                      for step in steps]  # the plan's own steps are shared by every game
+            self.event("rebuild", steps=logged, formed=formed)
         if not formed:  # the only end condition a rebuild can bring about
             self._check_end()
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from operator import ge, le
+from collections.abc import Callable, Iterator, Sequence
+from functools import reduce
+from operator import and_, ge, getitem, le
 from typing import Any, NamedTuple, get_args
 
 from gachapress.games.gasha.model import (
@@ -278,6 +279,51 @@ def affordable(
         elif sum(need - hand[k] for k, need in req.named if hand[k] < need) <= wilds:
             found.append(index)
     return found
+
+
+class TradeSets(NamedTuple):
+    """``affordable`` without tokens, tabulated once per game as sets of rewards (bit i of each
+    number stands for the i-th requirement), so that a hand is checked against every reward at
+    once, with a lookup per kind, instead of reward by reward.
+
+    ``named[k][n]``: the rewards naming kind k at most n times; ``size[n]``: those of at most n
+    Gashas in all (both without the rewards asking for identical Gashas); ``identical[n]``: the
+    rewards asking for at most n identical Gashas.
+    """
+
+    named: tuple[tuple[int, ...], ...]
+    size: tuple[int, ...]
+    identical: tuple[int, ...]
+
+
+def trade_sets(reqs: Sequence[Requirement], most: int) -> TradeSets:
+    """The ``TradeSets`` of ``reqs`` for hands of at most ``most`` Gasha cards (seed, "Card
+    notes"): without tokens, every named Gasha must be matched by a card of its kind and the
+    wild slots by any other cards; identical Gashas need that many cards of one kind."""
+    counts = range(most + 1)
+    kinds = range(len(reqs[0].needs) if reqs else 0)
+
+    def having(test: Callable[[Requirement, int], bool]) -> tuple[int, ...]:
+        return tuple(
+            sum(1 << i for i, req in enumerate(reqs) if test(req, n)) for n in counts
+        )
+
+    def names(k: int) -> Callable[[Requirement, int], bool]:
+        return lambda req, n: not req.identical and req.needs[k] <= n
+
+    return TradeSets(
+        named=tuple(having(names(k)) for k in kinds),
+        size=having(lambda req, n: not req.identical and req.size <= n),
+        identical=having(lambda req, n: 0 < req.identical <= n),
+    )
+
+
+def affordable_set(sets: TradeSets, hand: Sequence[int]) -> int:
+    """The rewards (bits of ``sets``) that ``hand`` pays for without tokens: ``affordable``
+    with no tokens (seed, "Trade Gasha cards for a Set Reward card"). Named Gashas are met
+    kind by kind and the size by the whole hand; identical Gashas by its largest kind."""
+    named = reduce(and_, map(getitem, sets.named, hand), sets.size[sum(hand)])
+    return named | sets.identical[max(hand)]
 
 
 def payment_start(req: Requirement, tokens: int) -> tuple[int, ...]:
