@@ -293,8 +293,10 @@ class GashaState(PhasedState):
                 self.discard = [0] * len(discard)
         self.decks_formed = formed
         if not formed or len(steps) > 1 or "deal" in steps[0]:  # a cut alone is not logged
-            logged = [{**step, "deal": list(step["deal"])} if "deal" in step else dict(step)
-                      for step in steps]  # the plan's own steps are shared by every game
+            logged = [
+                {**step, "deal": list(step["deal"])} if "deal" in step else dict(step)
+                for step in steps
+            ]  # the plan's own steps are shared by every game
             self.event("rebuild", steps=logged, formed=formed)
         if not formed:  # the only end condition a rebuild can bring about
             self._check_end()

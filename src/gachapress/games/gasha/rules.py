@@ -304,9 +304,7 @@ def trade_sets(reqs: Sequence[Requirement], most: int) -> TradeSets:
     kinds = range(len(reqs[0].needs) if reqs else 0)
 
     def having(test: Callable[[Requirement, int], bool]) -> tuple[int, ...]:
-        return tuple(
-            sum(1 << i for i, req in enumerate(reqs) if test(req, n)) for n in counts
-        )
+        return tuple(sum(1 << i for i, req in enumerate(reqs) if test(req, n)) for n in counts)
 
     def names(k: int) -> Callable[[Requirement, int], bool]:
         return lambda req, n: not req.identical and req.needs[k] <= n
