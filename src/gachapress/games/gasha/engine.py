@@ -23,7 +23,7 @@ import random
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
-from itertools import chain, compress, repeat
+from itertools import chain, compress, count, repeat
 from operator import add, and_, attrgetter, sub
 from typing import Any, ClassVar
 
@@ -216,7 +216,10 @@ class GashaState(PhasedState):
                     return list(t.all_draws)
                 row = self.row_trades
                 return t.all_draws + list(compress(row, map(and_, self.row_bits, repeat(found))))
-            actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
+            if self.decks_formed:
+                actions = list(t.all_draws)
+            else:
+                actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
             found_at = rules.affordable(self.row_reqs, hand, tokens, t.per_token)
             # two copies of a reward in the row: one action
             actions.extend(dict.fromkeys(map(self.row_actions.__getitem__, found_at)))
@@ -286,10 +289,10 @@ class GashaState(PhasedState):
                 decks[step["to"]] = source[:half]  # the bottom half, in the same order
                 del source[:half]
             else:
-                pile = self._shuffled([k for k, n in enumerate(discard) for _ in range(n)])
+                pile = self._shuffled(list(chain.from_iterable(map(repeat, count(), discard))))
                 places = step["deal"]
-                for j, k in enumerate(pile):
-                    decks[places[j % len(places)]].append(k)
+                for i, place in enumerate(places):  # one card at a time, place by place
+                    decks[place].extend(pile[i :: len(places)])
                 self.discard = [0] * len(discard)
         self.decks_formed = formed
         if not formed or len(steps) > 1 or "deal" in steps[0]:  # a cut alone is not logged

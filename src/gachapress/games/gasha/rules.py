@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from functools import reduce
+from itertools import compress
 from operator import and_, ge, getitem, le
 from typing import Any, NamedTuple, get_args
 
@@ -365,6 +366,8 @@ def payment_steps(
         # help, so a card of any kind may fill the next wild slot if the cards of its kind and
         # later ones can fill the slots left (``room`` of them).
         room = req.size - sum(placed)
+        if room == 1:  # the last slot: a card of any kind left in hand fills it
+            return list(compress(range(first, len(hand)), hand[first:])), False
         left = sum(hand[first:])
         for k in range(first, len(hand)):
             if left < room:
