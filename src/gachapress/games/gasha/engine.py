@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from itertools import chain, compress, count, repeat
 from operator import add, and_, attrgetter, sub
@@ -59,13 +59,19 @@ class _Tables:
         self.draw = [Action("draw", f"deck-{i + 1}") for i in range(self.decks)]
         self.take = [Action("take", f"deck-{i + 1}") for i in range(self.decks)]
         self.all_draws = list(self.draw)
-        self.deck_of = {
-            action: i for actions in (self.draw, self.take) for i, action in enumerate(actions)
-        }
         self.trade = {card.id: Action("trade", card.id) for card in self.rewards}
         self.pay_card = [Action("pay", card_id) for card_id in self.gasha_ids]
-        self.pay_kind = {action: k for k, action in enumerate(self.pay_card)}
         self.pay_token = {t.id: Action("pay", t.id) for t in self.wild_tokens}
+        # What each action does: the state's method for it and that method's argument, so that
+        # applying an action is one lookup (GashaState._apply).
+        self.handlers: dict[Action, tuple[Callable[[GashaState, Any], None], Any]] = {
+            **{action: (GashaState._draw, i) for i, action in enumerate(self.draw)},
+            **{action: (GashaState._take, i) for i, action in enumerate(self.take)},
+            **{action: (GashaState._trade, card_id) for card_id, action in self.trade.items()},
+            **{action: (GashaState._pay_card, k) for k, action in enumerate(self.pay_card)},
+            **{action: (GashaState._pay_token, i) for i, action in self.pay_token.items()},
+            PASS: (GashaState._pass, None),
+        }
         self.by_id = model.cards()
         self.gasha_cards = [i for i, card in enumerate(self.gasha) for _ in range(card.count)]
         self.reward_cards = [card for card in self.rewards for _ in range(card.count)]
@@ -220,9 +226,9 @@ class GashaState(PhasedState):
                 actions = list(t.all_draws)
             else:
                 actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
-            found_at = rules.affordable(self.row_reqs, hand, tokens, t.per_token)
-            # two copies of a reward in the row: one action
-            actions.extend(dict.fromkeys(map(self.row_actions.__getitem__, found_at)))
+            reqs = [t.req[action.target] for action in self.row_trades]
+            found_at = rules.affordable(reqs, hand, tokens, t.per_token)
+            actions.extend(map(self.row_trades.__getitem__, found_at))
             return actions or [PASS]
         if phase == DRAW:
             if self.decks_formed:
@@ -233,24 +239,17 @@ class GashaState(PhasedState):
         return self.steps  # PAY
 
     def _apply(self, action: Action) -> None:
-        verb = action.verb
-        if verb == "draw":
-            self._draw(self.tables.deck_of[action])
-        elif verb == "pay":
-            self._pay(action)
-        elif verb == "trade":
-            self._start_trade(self.row_actions.index(action))
-        elif verb == "take":
-            self._take(self.tables.deck_of[action])
-        else:  # pass (clarification short-draw)
-            self._end_turn()
+        method, argument = self.tables.handlers[action]
+        method(self, argument)
+
+    def _pass(self, _: None) -> None:
+        """Nothing to draw and no trade within reach (clarification short-draw)."""
+        self._end_turn()
 
     def _row_changed(self) -> None:
         """What the row's rewards ask for and the actions taking them, by position."""
         t = self.tables
-        ids = list(map(CARD_ID, self.row))
-        self.row_reqs = list(map(t.req.__getitem__, ids))
-        self.row_actions = list(map(t.trade.__getitem__, ids))
+        self.row_ids = ids = list(map(CARD_ID, self.row))
         # Each reward of the row once (two copies give one action): its action and its bit
         # in rules.TradeSets, and the set of them all.
         unique = list(dict.fromkeys(ids))
@@ -305,15 +304,16 @@ class GashaState(PhasedState):
             self._check_end()
 
     # -- trading (seed: "Trade Gasha cards for a Set Reward card") -----------------------------
-    def _start_trade(self, index: int) -> None:
-        """Start paying for the reward at ``index`` in the row."""
-        self.paying = self.row[index]
+    def _trade(self, reward_id: str) -> None:
+        """Start paying for the reward ``reward_id`` of the row (the first copy there)."""
+        reward = self.paying = self.row[self.row_ids.index(reward_id)]
         self.phase = PAY
         self.last_kind = -1
         self.spent = []
         wild = self.tables.wild_ids
-        self.wild_left = [tok for tok in self.face_up[self.turn] if tok.id in wild]
-        start = rules.payment_start(self.row_reqs[index], len(self.wild_left))
+        face_up = self.face_up[self.turn]
+        self.wild_left = [tok for tok in face_up if tok.id in wild] if face_up else []
+        start = rules.payment_start(self.tables.req[reward.id], len(self.wild_left))
         self.placed = list(start)
         self.placed_cards = cards = sum(start)
         if cards:
@@ -330,40 +330,39 @@ class GashaState(PhasedState):
             kinds, token = rules.payment_steps(
                 req, placed, hand, self.last_kind, len(self.spent), len(wild), per_token
             )
-            if token and len(kinds) + len(wild) > 1:
-                steps = [pay_card[k] for k in kinds]
+            if token:
+                steps = list(map(pay_card.__getitem__, kinds))
                 steps.extend(dict.fromkeys(t.pay_token[tok.id] for tok in wild))
                 if len(steps) > 1:
                     self.steps = steps
                     return
-                self._place(steps[0])
+                self._place_token(wild[0])  # the only step: a token (of one kind, maybe two)
             elif len(kinds) > 1:
-                self.steps = [pay_card[k] for k in kinds]
+                self.steps = list(map(pay_card.__getitem__, kinds))
                 return
-            elif kinds:
-                self._place(pay_card[kinds[0]])
             else:
-                assert token, "a payment was started that cannot be completed"
-                self._place(t.pay_token[wild[0].id])
+                assert kinds, "a payment was started that cannot be completed"
+                self._place_card(kinds[0])
         self._finish_trade()
 
-    def _pay(self, action: Action) -> None:
-        self._place(action)
+    def _pay_card(self, kind: int) -> None:
+        self._place_card(kind)
         self._next_steps()
 
-    def _place(self, action: Action) -> None:
-        seat = self.turn
-        kind = self.tables.pay_kind.get(action)
-        if kind is not None:
-            self.hands[seat][kind] -= 1
-            self.placed[kind] += 1
-            self.placed_cards += 1
-            self.last_kind = kind
-        else:
-            token = next(tok for tok in self.wild_left if tok.id == action.target)
-            self.wild_left.remove(token)
-            self.face_up[seat].remove(token)  # flipped: spent (seed, "Bonus Token Abilities")
-            self.spent.append(token)
+    def _pay_token(self, token_id: str) -> None:
+        self._place_token(next(tok for tok in self.wild_left if tok.id == token_id))
+        self._next_steps()
+
+    def _place_card(self, kind: int) -> None:
+        self.hands[self.turn][kind] -= 1
+        self.placed[kind] += 1
+        self.placed_cards += 1
+        self.last_kind = kind
+
+    def _place_token(self, token: BonusToken) -> None:
+        self.wild_left.remove(token)
+        self.face_up[self.turn].remove(token)  # flipped: spent (seed, "Bonus Token Abilities")
+        self.spent.append(token)
 
     def _finish_trade(self) -> None:
         """Clarification trade-turn-order: pay, take the reward, refill the row, complete a
@@ -381,7 +380,7 @@ class GashaState(PhasedState):
         self.paying = None
         self.steps = []
         # Take the reward and refill the row (clarification reward-row-refill).
-        index = self.row_actions.index(t.trade[reward.id])
+        index = self.row_ids.index(reward.id)
         self.rewards[seat].append(reward)
         revealed = None
         if self.pile:
