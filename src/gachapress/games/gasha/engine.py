@@ -130,11 +130,10 @@ class GashaState(PhasedState):
         # Seed, "Setup" 1: shuffle the Gasha cards, deal the hands, make the draw decks.
         cards = self._shuffled(t.gasha_cards)
         hand = self.row_setup.hand
-        self.hands = [[0] * kinds for _ in range(n)]
-        for seat in range(n):
-            counts = self.hands[seat]
-            for k in cards[seat * hand : (seat + 1) * hand]:
-                counts[k] += 1
+        kind_range = range(kinds)
+        self.hands = [
+            list(map(cards[i * hand : (i + 1) * hand].count, kind_range)) for i in range(n)
+        ]
         places = len(setup.deck_sizes)  # dealt one at a time (clarification deck-sizes)
         self.decks: list[list[int]] = [cards[n * hand + i :: places] for i in range(places)]
         self.discard = [0] * kinds

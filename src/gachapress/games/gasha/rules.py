@@ -380,18 +380,16 @@ def payment_steps(
     elif req.identical:
         total = sum(placed)
         if total:
-            kind = 0
-            while not placed[kind]:
-                kind += 1
-            room = req.identical - total - 1
-            if (
-                kind >= first
-                and hand[kind]
-                and room >= 0
-                and total == placed[kind]
-                and tokens_for(room - min(hand[kind] - 1, room), per_token) <= tokens
-            ):
-                kinds.append(kind)
+            if total in placed:  # all the cards placed are of one kind (else they do not fit)
+                kind = placed.index(total)
+                room = req.identical - total - 1
+                if (
+                    kind >= first
+                    and hand[kind]
+                    and room >= 0
+                    and tokens_for(room - min(hand[kind] - 1, room), per_token) <= tokens
+                ):
+                    kinds.append(kind)
         else:  # a first card of a kind that, with the tokens' wilds, can fill the reward
             least = max(1, req.identical - tokens * max(per_token, 0))
             kinds = [k for k in range(first, len(hand)) if hand[k] >= least]
