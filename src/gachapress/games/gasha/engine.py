@@ -6,6 +6,13 @@ The state machine only sequences the game; every rule it applies is a function o
 Hands, the discard pile and a payment in progress are counts per kind (index i is the i-th kind
 of ``rules.kinds_in_order``); the draw decks are lists of kind indices, top card last.
 
+Why it is fast (issue #16): half of all actions are a turn's first, where every reward of the
+row must be checked against the hand; ``rules.trade_sets`` tabulates that once per load as bit
+sets of rewards, so a hand is checked with a lookup per kind (``rules.affordable_set``), and
+the row keeps the bits of its rewards. Each action's method and argument are looked up once
+(``_Tables.handlers``) instead of comparing verbs, and a rebuild's plan is memoised per deck
+sizes. Only a player holding 2 Wild Gashas! tokens takes the slower ``rules.affordable``.
+
 Phases of a turn (seed: "Game Flow"):
 - ``turn``: ``draw deck-N`` (the first of the two cards), ``trade REWARD`` or, when neither is
   possible, ``pass``;
