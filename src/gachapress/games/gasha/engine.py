@@ -253,7 +253,7 @@ class GashaState(PhasedState):
         self._end_turn()
 
     def _row_changed(self) -> None:
-        """What the row's rewards ask for and the actions taking them, by position."""
+        """The row's reward ids by position, and what the legal actions need of it."""
         t = self.tables
         self.row_ids = ids = list(map(CARD_ID, self.row))
         # Each reward of the row once (two copies give one action): its action and its bit
