@@ -385,3 +385,22 @@ def test_end_reasons_list_every_trigger_reached() -> None:
     assert rules.end_reasons(MODEL, 1, 3, False) == ["gasha-decks-impossible"]
     with pytest.raises(ValueError):
         rules.end_reasons(MODEL, 1, -1, True)
+
+
+TRADE_SETS = rules.trade_sets(
+    [rules.requirement(MODEL, card) for card in REWARDS], MODEL.decks.gasha.size()
+)
+
+
+@given(hands)
+def test_trade_sets_find_the_rewards_a_hand_pays_for_without_tokens(hand: list[Kind]) -> None:
+    counts = list(rules.kind_counts(MODEL, hand))
+    found = rules.affordable_set(TRADE_SETS, counts)
+    expected = [rules.reward_satisfied(MODEL, card, hand, 0) for card in REWARDS]
+    assert [bool(found >> i & 1) for i in range(len(REWARDS))] == expected
+
+
+def test_trade_sets_cover_a_hand_of_every_card() -> None:
+    every = [kind for card in MODEL.decks.gasha.cards for kind in [card.kind] * card.count]
+    counts = list(rules.kind_counts(MODEL, every))
+    assert rules.affordable_set(TRADE_SETS, counts) == (1 << len(REWARDS)) - 1

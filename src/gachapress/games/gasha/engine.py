@@ -6,6 +6,13 @@ The state machine only sequences the game; every rule it applies is a function o
 Hands, the discard pile and a payment in progress are counts per kind (index i is the i-th kind
 of ``rules.kinds_in_order``); the draw decks are lists of kind indices, top card last.
 
+Why it is fast (issue #16): half of all actions are a turn's first, where every reward of the
+row must be checked against the hand; ``rules.trade_sets`` tabulates that once per load as bit
+sets of rewards, so a hand is checked with a lookup per kind (``rules.affordable_set``), and
+the row keeps the bits of its rewards. Each action's method and argument are looked up once
+(``_Tables.handlers``) instead of comparing verbs, and a rebuild's plan is memoised per deck
+sizes. Only a player holding 2 Wild Gashas! tokens takes the slower ``rules.affordable``.
+
 Phases of a turn (seed: "Game Flow"):
 - ``turn``: ``draw deck-N`` (the first of the two cards), ``trade REWARD`` or, when neither is
   possible, ``pass``;
@@ -21,10 +28,10 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from itertools import chain, repeat
-from operator import add, attrgetter, sub
+from itertools import chain, compress, count, repeat
+from operator import add, and_, attrgetter, sub
 from typing import Any, ClassVar
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
@@ -49,6 +56,9 @@ class _Tables:
         self.rewards: list[SetRewardCard] = model.decks.set_rewards.cards
         self.tokens: list[BonusToken] = model.decks.bonus_tokens.cards
         self.req = {card.id: rules.requirement(model, card) for card in self.rewards}
+        # Bit i of a set of rewards: the i-th reward (rules.TradeSets).
+        self.sets = rules.trade_sets(list(self.req.values()), model.decks.gasha.size())
+        self.bit = {card_id: 1 << i for i, card_id in enumerate(self.req)}
         self.per_token = rules.wild_gashas_per_token(model)
         self.wild_tokens = [t for t in self.tokens if t.effect.kind == "wild-gashas"]
         self.wild_ids = frozenset(t.id for t in self.wild_tokens)
@@ -56,13 +66,19 @@ class _Tables:
         self.draw = [Action("draw", f"deck-{i + 1}") for i in range(self.decks)]
         self.take = [Action("take", f"deck-{i + 1}") for i in range(self.decks)]
         self.all_draws = list(self.draw)
-        self.deck_of = {
-            action: i for actions in (self.draw, self.take) for i, action in enumerate(actions)
-        }
         self.trade = {card.id: Action("trade", card.id) for card in self.rewards}
         self.pay_card = [Action("pay", card_id) for card_id in self.gasha_ids]
-        self.pay_kind = {action: k for k, action in enumerate(self.pay_card)}
         self.pay_token = {t.id: Action("pay", t.id) for t in self.wild_tokens}
+        # What each action does: the state's method for it and that method's argument, so that
+        # applying an action is one lookup (GashaState._apply).
+        self.handlers: dict[Action, tuple[Callable[[GashaState, Any], None], Any]] = {
+            **{action: (GashaState._draw, i) for i, action in enumerate(self.draw)},
+            **{action: (GashaState._take, i) for i, action in enumerate(self.take)},
+            **{action: (GashaState._trade, card_id) for card_id, action in self.trade.items()},
+            **{action: (GashaState._pay_card, k) for k, action in enumerate(self.pay_card)},
+            **{action: (GashaState._pay_token, i) for i, action in self.pay_token.items()},
+            PASS: (GashaState._pass, None),
+        }
         self.by_id = model.cards()
         self.gasha_cards = [i for i, card in enumerate(self.gasha) for _ in range(card.count)]
         self.reward_cards = [card for card in self.rewards for _ in range(card.count)]
@@ -70,6 +86,18 @@ class _Tables:
         self.reward_ids = sorted(card.id for card in self.reward_cards)
         self.token_ids = sorted(token.id for token in self.token_cards)
         self._setups: dict[int, _Setup] = {}
+        self._plans: dict[tuple[tuple[int, ...], int], dict[str, Any]] = {}
+
+    def rebuild_plan(self, model: Gasha, sizes: tuple[int, ...], discard: int) -> dict[str, Any]:
+        """``rules.rebuild_gasha_decks``, memoised: a game rebuilds its decks every few turns,
+        mostly from the same few deck sizes. Its steps are shared: copy them before logging."""
+        key = (sizes, discard)
+        plan = self._plans.get(key)
+        if plan is None:
+            if len(self._plans) >= 100_000:  # bounded, whatever the deck sizes a game meets
+                self._plans.clear()
+            plan = self._plans[key] = rules.rebuild_gasha_decks(model, list(sizes), discard)
+        return plan
 
     def setup(self, model: Gasha, players: int) -> _Setup:
         """The setup numbers for a player count, from the rule functions (seed: "Setup")."""
@@ -109,11 +137,10 @@ class GashaState(PhasedState):
         # Seed, "Setup" 1: shuffle the Gasha cards, deal the hands, make the draw decks.
         cards = self._shuffled(t.gasha_cards)
         hand = self.row_setup.hand
-        self.hands = [[0] * kinds for _ in range(n)]
-        for seat in range(n):
-            counts = self.hands[seat]
-            for k in cards[seat * hand : (seat + 1) * hand]:
-                counts[k] += 1
+        kind_range = range(kinds)
+        self.hands = [
+            list(map(cards[i * hand : (i + 1) * hand].count, kind_range)) for i in range(n)
+        ]
         places = len(setup.deck_sizes)  # dealt one at a time (clarification deck-sizes)
         self.decks: list[list[int]] = [cards[n * hand + i :: places] for i in range(places)]
         self.discard = [0] * kinds
@@ -190,21 +217,24 @@ class GashaState(PhasedState):
         t = self.tables
         phase = self.phase
         if phase == TURN:
-            if self.decks_formed:  # every deck has a card between actions
+            seat = self.turn
+            hand = self.hands[seat]
+            tokens = self._wild_tokens(seat) if self.face_up[seat] else 0
+            if self.decks_formed and not tokens:
+                # The usual case: every deck has a card between actions (the rebuild sees to
+                # it), and every reward of the row is checked at once.
+                found = rules.affordable_set(t.sets, hand) & self.row_set
+                if not found:
+                    return list(t.all_draws)
+                row = self.row_trades
+                return t.all_draws + list(compress(row, map(and_, self.row_bits, repeat(found))))
+            if self.decks_formed:
                 actions = list(t.all_draws)
             else:
                 actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
-            seat = self.turn
-            tokens = self._wild_tokens(seat) if self.face_up[seat] else 0
-            row_actions = self.row_actions
-            found = rules.affordable(self.row_reqs, self.hands[seat], tokens, t.per_token)
-            if self.row_unique:
-                actions.extend(map(row_actions.__getitem__, found))
-            else:
-                for index in found:
-                    action = row_actions[index]
-                    if action not in actions:  # two copies of a reward in the row: one action
-                        actions.append(action)
+            reqs = [t.req[action.target] for action in self.row_trades]
+            found_at = rules.affordable(reqs, hand, tokens, t.per_token)
+            actions.extend(map(self.row_trades.__getitem__, found_at))
             return actions or [PASS]
         if phase == DRAW:
             if self.decks_formed:
@@ -215,50 +245,47 @@ class GashaState(PhasedState):
         return self.steps  # PAY
 
     def _apply(self, action: Action) -> None:
-        verb = action.verb
-        if verb == "draw":
-            self._draw(self.tables.deck_of[action])
-        elif verb == "pay":
-            self._pay(action)
-        elif verb == "trade":
-            self._start_trade(self.row_actions.index(action))
-        elif verb == "take":
-            self._take(self.tables.deck_of[action])
-        else:  # pass (clarification short-draw)
-            self._end_turn()
+        method, argument = self.tables.handlers[action]
+        method(self, argument)
+
+    def _pass(self, _: None) -> None:
+        """Nothing to draw and no trade within reach (clarification short-draw)."""
+        self._end_turn()
 
     def _row_changed(self) -> None:
-        """What the row's rewards ask for and the actions taking them, by position."""
+        """The row's reward ids by position, and what the legal actions need of it."""
         t = self.tables
-        ids = list(map(CARD_ID, self.row))
-        self.row_reqs = list(map(t.req.__getitem__, ids))
-        self.row_actions = list(map(t.trade.__getitem__, ids))
-        self.row_unique = len(set(self.row_actions)) == len(self.row_actions)
+        self.row_ids = ids = list(map(CARD_ID, self.row))
+        # Each reward of the row once (two copies give one action): its action and its bit
+        # in rules.TradeSets, and the set of them all.
+        unique = list(dict.fromkeys(ids))
+        self.row_trades = list(map(t.trade.__getitem__, unique))
+        self.row_bits = list(map(t.bit.__getitem__, unique))
+        self.row_set = sum(self.row_bits)
 
     def _wild_tokens(self, seat: int) -> int:
-        wild = self.tables.wild_ids
-        return sum(1 for token in self.face_up[seat] if token.id in wild)
+        """The seat's unspent 2 Wild Gashas! tokens."""
+        return sum(map(self.tables.wild_ids.__contains__, map(CARD_ID, self.face_up[seat])))
 
     # -- drawing (seed: "Draw two Gasha cards") ------------------------------------------------
     def _draw(self, index: int) -> None:
         deck = self.decks[index]
         self.hands[self.turn][deck.pop()] += 1
-        exhausted = False
+        self.draws_left = left = (self.draw_count if self.phase == TURN else self.draws_left) - 1
         if not deck:
             self._rebuild()
-            exhausted = not any(self.decks)  # no card left to draw (clarification short-draw)
-        if self.phase == TURN:
-            self.draws_left = self.draw_count
+            if not any(self.decks):
+                left = 0  # no card left to draw (clarification short-draw)
+        if left:
             self.phase = DRAW
-        self.draws_left -= 1
-        if not self.draws_left or exhausted:
+        else:
             self._end_turn()
 
     def _rebuild(self) -> None:
         """A place is empty: cut the biggest deck, or deal the discard pile (seed, "Draw two
         Gasha cards"; clarification deck-rebuild-timing)."""
         decks, discard = self.decks, self.discard
-        plan = rules.rebuild_gasha_decks(self.model, list(map(len, decks)), sum(discard))
+        plan = self.tables.rebuild_plan(self.model, tuple(map(len, decks)), sum(discard))
         steps, formed = plan["steps"], plan["formed"]
         for step in steps:
             if "cut" in step:
@@ -267,27 +294,32 @@ class GashaState(PhasedState):
                 decks[step["to"]] = source[:half]  # the bottom half, in the same order
                 del source[:half]
             else:
-                pile = self._shuffled([k for k, n in enumerate(discard) for _ in range(n)])
+                pile = self._shuffled(list(chain.from_iterable(map(repeat, count(), discard))))
                 places = step["deal"]
-                for j, k in enumerate(pile):
-                    decks[places[j % len(places)]].append(k)
+                for i, place in enumerate(places):  # one card at a time, place by place
+                    decks[place].extend(pile[i :: len(places)])
                 self.discard = [0] * len(discard)
         self.decks_formed = formed
         if not formed or len(steps) > 1 or "deal" in steps[0]:  # a cut alone is not logged
-            self.event("rebuild", steps=steps, formed=formed)
+            logged = [
+                {**step, "deal": list(step["deal"])} if "deal" in step else dict(step)
+                for step in steps
+            ]  # the plan's own steps are shared by every game
+            self.event("rebuild", steps=logged, formed=formed)
         if not formed:  # the only end condition a rebuild can bring about
             self._check_end()
 
     # -- trading (seed: "Trade Gasha cards for a Set Reward card") -----------------------------
-    def _start_trade(self, index: int) -> None:
-        """Start paying for the reward at ``index`` in the row."""
-        self.paying = self.row[index]
+    def _trade(self, reward_id: str) -> None:
+        """Start paying for the reward ``reward_id`` of the row (the first copy there)."""
+        reward = self.paying = self.row[self.row_ids.index(reward_id)]
         self.phase = PAY
         self.last_kind = -1
         self.spent = []
         wild = self.tables.wild_ids
-        self.wild_left = [tok for tok in self.face_up[self.turn] if tok.id in wild]
-        start = rules.payment_start(self.row_reqs[index], len(self.wild_left))
+        face_up = self.face_up[self.turn]
+        self.wild_left = [tok for tok in face_up if tok.id in wild] if face_up else []
+        start = rules.payment_start(self.tables.req[reward.id], len(self.wild_left))
         self.placed = list(start)
         self.placed_cards = cards = sum(start)
         if cards:
@@ -304,40 +336,39 @@ class GashaState(PhasedState):
             kinds, token = rules.payment_steps(
                 req, placed, hand, self.last_kind, len(self.spent), len(wild), per_token
             )
-            if token and len(kinds) + len(wild) > 1:
-                steps = [pay_card[k] for k in kinds]
+            if token:
+                steps = list(map(pay_card.__getitem__, kinds))
                 steps.extend(dict.fromkeys(t.pay_token[tok.id] for tok in wild))
                 if len(steps) > 1:
                     self.steps = steps
                     return
-                self._place(steps[0])
+                self._place_token(wild[0])  # the only step: a token (of one kind, maybe two)
             elif len(kinds) > 1:
-                self.steps = [pay_card[k] for k in kinds]
+                self.steps = list(map(pay_card.__getitem__, kinds))
                 return
-            elif kinds:
-                self._place(pay_card[kinds[0]])
             else:
-                assert token, "a payment was started that cannot be completed"
-                self._place(t.pay_token[wild[0].id])
+                assert kinds, "a payment was started that cannot be completed"
+                self._place_card(kinds[0])
         self._finish_trade()
 
-    def _pay(self, action: Action) -> None:
-        self._place(action)
+    def _pay_card(self, kind: int) -> None:
+        self._place_card(kind)
         self._next_steps()
 
-    def _place(self, action: Action) -> None:
-        seat = self.turn
-        kind = self.tables.pay_kind.get(action)
-        if kind is not None:
-            self.hands[seat][kind] -= 1
-            self.placed[kind] += 1
-            self.placed_cards += 1
-            self.last_kind = kind
-        else:
-            token = next(tok for tok in self.wild_left if tok.id == action.target)
-            self.wild_left.remove(token)
-            self.face_up[seat].remove(token)  # flipped: spent (seed, "Bonus Token Abilities")
-            self.spent.append(token)
+    def _pay_token(self, token_id: str) -> None:
+        self._place_token(next(tok for tok in self.wild_left if tok.id == token_id))
+        self._next_steps()
+
+    def _place_card(self, kind: int) -> None:
+        self.hands[self.turn][kind] -= 1
+        self.placed[kind] += 1
+        self.placed_cards += 1
+        self.last_kind = kind
+
+    def _place_token(self, token: BonusToken) -> None:
+        self.wild_left.remove(token)
+        self.face_up[self.turn].remove(token)  # flipped: spent (seed, "Bonus Token Abilities")
+        self.spent.append(token)
 
     def _finish_trade(self) -> None:
         """Clarification trade-turn-order: pay, take the reward, refill the row, complete a
@@ -355,7 +386,7 @@ class GashaState(PhasedState):
         self.paying = None
         self.steps = []
         # Take the reward and refill the row (clarification reward-row-refill).
-        index = self.row_actions.index(t.trade[reward.id])
+        index = self.row_ids.index(reward.id)
         self.rewards[seat].append(reward)
         revealed = None
         if self.pile:

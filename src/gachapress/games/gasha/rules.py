@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from operator import ge, le
+from collections.abc import Callable, Iterator, Sequence
+from functools import reduce
+from itertools import compress
+from operator import and_, ge, getitem, le
 from typing import Any, NamedTuple, get_args
 
 from gachapress.games.gasha.model import (
@@ -280,6 +282,49 @@ def affordable(
     return found
 
 
+class TradeSets(NamedTuple):
+    """``affordable`` without tokens, tabulated once per game as sets of rewards (bit i of each
+    number stands for the i-th requirement), so that a hand is checked against every reward at
+    once, with a lookup per kind, instead of reward by reward.
+
+    ``named[k][n]``: the rewards naming kind k at most n times; ``size[n]``: those of at most n
+    Gashas in all (both without the rewards asking for identical Gashas); ``identical[n]``: the
+    rewards asking for at most n identical Gashas.
+    """
+
+    named: tuple[tuple[int, ...], ...]
+    size: tuple[int, ...]
+    identical: tuple[int, ...]
+
+
+def trade_sets(reqs: Sequence[Requirement], most: int) -> TradeSets:
+    """The ``TradeSets`` of ``reqs`` for hands of at most ``most`` Gasha cards (seed, "Card
+    notes"): without tokens, every named Gasha must be matched by a card of its kind and the
+    wild slots by any other cards; identical Gashas need that many cards of one kind."""
+    counts = range(most + 1)
+    kinds = range(len(reqs[0].needs) if reqs else 0)
+
+    def having(test: Callable[[Requirement, int], bool]) -> tuple[int, ...]:
+        return tuple(sum(1 << i for i, req in enumerate(reqs) if test(req, n)) for n in counts)
+
+    def names(k: int) -> Callable[[Requirement, int], bool]:
+        return lambda req, n: not req.identical and req.needs[k] <= n
+
+    return TradeSets(
+        named=tuple(having(names(k)) for k in kinds),
+        size=having(lambda req, n: not req.identical and req.size <= n),
+        identical=having(lambda req, n: 0 < req.identical <= n),
+    )
+
+
+def affordable_set(sets: TradeSets, hand: Sequence[int]) -> int:
+    """The rewards (bits of ``sets``) that ``hand`` pays for without tokens: ``affordable``
+    with no tokens (seed, "Trade Gasha cards for a Set Reward card"). Named Gashas are met
+    kind by kind and the size by the whole hand; identical Gashas by its largest kind."""
+    named = reduce(and_, map(getitem, sets.named, hand), sets.size[sum(hand)])
+    return named | sets.identical[max(hand)]
+
+
 def payment_start(req: Requirement, tokens: int) -> tuple[int, ...]:
     """The cards that go on the reward as soon as a trade starts, per kind.
 
@@ -321,6 +366,8 @@ def payment_steps(
         # help, so a card of any kind may fill the next wild slot if the cards of its kind and
         # later ones can fill the slots left (``room`` of them).
         room = req.size - sum(placed)
+        if room == 1:  # the last slot: a card of any kind left in hand fills it
+            return list(compress(range(first, len(hand)), hand[first:])), False
         left = sum(hand[first:])
         for k in range(first, len(hand)):
             if left < room:
@@ -333,18 +380,16 @@ def payment_steps(
     elif req.identical:
         total = sum(placed)
         if total:
-            kind = 0
-            while not placed[kind]:
-                kind += 1
-            room = req.identical - total - 1
-            if (
-                kind >= first
-                and hand[kind]
-                and room >= 0
-                and total == placed[kind]
-                and tokens_for(room - min(hand[kind] - 1, room), per_token) <= tokens
-            ):
-                kinds.append(kind)
+            if total in placed:  # all the cards placed are of one kind (else they do not fit)
+                kind = placed.index(total)
+                room = req.identical - total - 1
+                if (
+                    kind >= first
+                    and hand[kind]
+                    and room >= 0
+                    and tokens_for(room - min(hand[kind] - 1, room), per_token) <= tokens
+                ):
+                    kinds.append(kind)
         else:  # a first card of a kind that, with the tokens' wilds, can fill the reward
             least = max(1, req.identical - tokens * max(per_token, 0))
             kinds = [k for k in range(first, len(hand)) if hand[k] >= least]
