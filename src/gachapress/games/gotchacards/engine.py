@@ -282,9 +282,10 @@ class GotchaState(PhasedState):
 
     def _outcome(self, out: Any) -> None:
         """Keep what the resolver decided as plain data, then carry it out step by step."""
+        taken = [[c.id for c in cards] for cards in out.taken]
         decided = {
-            "taken": [[c.id for c in taken] for taken in out.taken],
-            "counts": [len(taken) for taken in out.taken],
+            "gains": [(seat, taken[seat]) for seat in self._order() if taken[seat]],
+            "counts": [len(cards) for cards in taken],
             "trashed": [c.id for c in out.trashed],
             "bonus": out.bonus,
             "draws": out.draws,
@@ -293,6 +294,7 @@ class GotchaState(PhasedState):
             "any_bonus": any(out.bonus),
             "fights": self._fights(out),
         }
+        decided["plain"] = not (decided["any_gain"] or decided["any_bonus"])
         self._remember(decided)
         self._carry_out(decided)
 
@@ -303,15 +305,19 @@ class GotchaState(PhasedState):
     def _carry_out(self, decided: dict[str, Any]) -> None:
         """Carry out a resolved turn; ``decided`` is only read, never changed."""
         none = [0] * self.players
-        if decided["any_gain"] or decided["any_bonus"]:
+        if not decided["plain"]:
             self.result = {**decided, "drawn": none, "lucky": list(none), "stolen": list(none)}
             self.stage = 0
             self._settle()
             return
-        # nothing to draw, steal or take from the deck: the cards go to piles and the trash
-        self.result = decided
-        self._collect(self._order())
-        self._scored(none, none, none)
+        # nothing to draw, steal or take from the deck (most turns): the cards go to the
+        # victory piles and the trash, and the turn is over
+        self._clear_play()
+        piles = self.piles
+        for seat, cards in decided["gains"]:
+            piles[seat] += cards
+        self.trash += decided["trashed"]
+        self._scored(decided, none, none, none)
 
     def _fights(self, out: Any) -> Any:
         raise NotImplementedError
@@ -347,12 +353,13 @@ class GotchaState(PhasedState):
                         result["drawn"][seat] += len(drawn)
             if timing.steal == step and any(steals):
                 self.steals = [seat for seat in order for _ in range(steals[seat])]
-        self._scored(result["lucky"], result["stolen"], result["drawn"])
+        self._scored(result, result["lucky"], result["stolen"], result["drawn"])
 
-    def _scored(self, lucky: list[int], stolen: list[int], drawn: list[int]) -> None:
+    def _scored(
+        self, result: dict[str, Any], lucky: list[int], stolen: list[int], drawn: list[int]
+    ) -> None:
         """Log the settled turn (cards from the deck for lucky cards, from Magnets and from
         Gacha Capsules, seat by seat) and go on."""
-        result = self.result
         self.event(
             "scored",
             fights=result["fights"],
@@ -370,10 +377,9 @@ class GotchaState(PhasedState):
         their bonus from the deck (clarification lucky-bonus)."""
         result = self.result
         self._clear_play()
-        taken, piles = result["taken"], self.piles
-        for seat in order:
-            if taken[seat]:
-                piles[seat] += taken[seat]
+        piles = self.piles
+        for seat, cards in result["gains"]:
+            piles[seat] += cards
         self.trash += result["trashed"]
         if result["any_bonus"]:
             bonus = result["bonus"]
@@ -869,6 +875,7 @@ class PartyState(GotchaState):
             raise ValueError("the Party showdown takes one card per player (cards_per_turn: 1)")
         self.rotations = self.tables.rotations(players)
         deal = rules.party_deal(model, players)
+        self._shuffle_top(deal * players)  # the whole deal's shuffle at once
         for seat in range(players):
             self.hands[seat] = self._draw(deal)
         self.overtime = 0
