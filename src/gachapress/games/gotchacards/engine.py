@@ -82,6 +82,8 @@ class _Tables:
         self.swap_seat = [self._answer(Action("swap", f"seat-{s}"), s) for s in range(most)]
         self.steal_seat = [Action("steal", f"seat-{s}") for s in range(most)]
         self.hit_lane: dict[int, Action] = {}
+        self.picker = [rules.draft_picker(model, k) for k in range(model.competitive.draft.draw)]
+        """Who picks (0 Player1, 1 Player2) after each number of draft picks so far."""
         self.showdowns: dict[tuple[int | str | None, ...], Any] = {}
         """Party showdown steps (a choice, or the outcome) by player count, priority, the cards
         of each seat and the answers given."""
@@ -587,7 +589,7 @@ class CompetitiveState(GotchaState):
     def _next_pick(self) -> None:
         if self.offer:
             self.phase = PICK
-            self.turn = self._seat(rules.draft_picker(self.model, self.picks))
+            self.turn = self._seat(self.tables.picker[self.picks])
             return
         player2 = self._seat(1)
         self.hands[player2] += self._draw(self.model.competitive.draft.player2_draw)
