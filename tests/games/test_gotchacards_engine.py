@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections import Counter
 from dataclasses import replace
 from typing import Any
@@ -327,6 +328,29 @@ def test_empty_deck_takes_the_shuffled_trash() -> None:
     assert events(state, "reshuffle")[-1]["cards"] == 51
     assert len(state.deck) == 45 and state.trash == []
     state.check_invariants()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_deck_shuffled_as_far_as_it_is_drawn_deals_as_one_shuffle(seed: int) -> None:
+    """The deck is shuffled only as far as the game draws; the cards come as from a deck
+    shuffled whole by ``random.shuffle`` of the game's seed, and a coin after them falls the
+    same (the rest of the shuffle is drawn first), through a reshuffled trash too."""
+    state = GAME.new_game(players=2, seed=seed, mode="party")
+    assert isinstance(state, PartyState)
+    reference = random.Random(seed)
+    cards = list(state.tables.deck[False])
+    reference.shuffle(cards)
+    assert state.hands == [cards[:-6:-1], cards[-6:-11:-1]]
+    assert state._draw(3) == cards[-11:-14:-1]
+    assert state._coin(1000) == reference.randrange(1000)
+    assert state.deck == cards[:-13]
+    state.trash, state.deck = state.deck[:30], state.deck[30:]
+    trash = state.trash[:]
+    reference.shuffle(trash)
+    state._draw(len(state.deck) + 2)  # the deck runs out: the trash is the deck now
+    assert state._draw(4) == trash[-3:-7:-1]
+    assert state._coin(1000) == reference.randrange(1000)
+    assert state.deck == trash[:-6]
 
 
 def test_capsule_draws_two_and_an_item_leaves_its_lane_unopposed() -> None:

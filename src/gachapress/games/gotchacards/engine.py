@@ -25,6 +25,7 @@ from gachapress.engine.core import (
     Action,
     Game,
     PhasedState,
+    _shuffle_steps,
     conceal_target,
     permute_hidden,
 )
@@ -81,6 +82,8 @@ class _Tables:
         self.swap_seat = [self._answer(Action("swap", f"seat-{s}"), s) for s in range(most)]
         self.steal_seat = [Action("steal", f"seat-{s}") for s in range(most)]
         self.hit_lane: dict[int, Action] = {}
+        self.picker = [rules.draft_picker(model, k) for k in range(model.competitive.draft.draw)]
+        """Who picks (0 Player1, 1 Player2) after each number of draft picks so far."""
         self.showdowns: dict[tuple[int | str | None, ...], Any] = {}
         """Party showdown steps (a choice, or the outcome) by player count, priority, the cards
         of each seat and the answers given."""
@@ -132,9 +135,9 @@ class GotchaState(PhasedState):
         self.per_card = model.points_per_card
         self.tables: _Tables = game.tables("gotchacards", lambda: _Tables(model))
         self.beginner = beginner
-        self.deck = list(self.tables.deck[beginner])
-        self.shuffle(self.deck)
-        self.event("deck", beginner=beginner, cards=len(self.deck))
+        self._deck = list(self.tables.deck[beginner])
+        self._unshuffled = len(self._deck)  # the shuffle is lazy: see ``_shuffle_top``
+        self.event("deck", beginner=beginner, cards=len(self._deck))
         self.trash: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.piles: list[list[str]] = [[] for _ in range(players)]
@@ -170,10 +173,55 @@ class GotchaState(PhasedState):
         per = self.per_card
         return list(map(mul, map(len, self.piles), repeat(per)))
 
+    # -- the deck, shuffled lazily -------------------------------------------------------------
+    @property
+    def deck(self) -> list[str]:
+        """The deck, top card last, every card in its place (what is left of the shuffle is
+        done first). The engine itself draws through ``_draw``, which shuffles only as far as
+        it reaches."""
+        self._shuffle_top(len(self._deck))
+        return self._deck
+
+    @deck.setter
+    def deck(self, cards: list[str]) -> None:
+        self._deck, self._unshuffled = cards, 0
+
+    def _shuffle_top(self, count: int) -> None:
+        """Shuffle the deck only as far as its top ``count`` cards, the very draws and swaps of
+        ``State.shuffle`` (which fixes the last place first, then the one below...).
+
+        A Party game of two deals ten of the 54 cards and ends, so shuffling all of them cost a
+        quarter of its play. Each step of the shuffle swaps the place it fixes with one below
+        it, so the cards above ``_unshuffled`` are final and the rest wait, in the order the
+        steps so far left them. The generator is used by nothing else between the steps: every
+        other draw (the coins) first finishes the shuffle (``_coin``), so the game takes the
+        same numbers in the same order as with the whole deck shuffled at once.
+        """
+        unshuffled = self._unshuffled
+        stop = len(self._deck) - count
+        if unshuffled <= stop or unshuffled < 2:
+            return
+        stop = max(stop, 1)
+        deck, getrandbits = self._deck, self.rng.getrandbits
+        for i, n, bits in _shuffle_steps(unshuffled)[: unshuffled - stop]:
+            j = getrandbits(bits)
+            while j >= n:
+                j = getrandbits(bits)
+            deck[i], deck[j] = deck[j], deck[i]
+        self._unshuffled = stop if stop > 1 else 0
+
+    def _coin(self, sides: int) -> int:
+        """A random number below ``sides`` (a coin, a random tied leader), drawn after what is
+        left of the deck's shuffle."""
+        self._shuffle_top(len(self._deck))
+        return self.rng.randrange(sides)
+
     # -- drawing (clarification deck-runs-out) -------------------------------------------------
     def _draw(self, count: int) -> list[str]:
-        deck = self.deck
+        deck = self._deck
         if len(deck) >= count:  # the top card is the last one
+            if self._unshuffled > len(deck) - count:
+                self._shuffle_top(count)
             drawn = deck[: -count - 1 : -1]
             del deck[-count:]
             return drawn
@@ -182,10 +230,11 @@ class GotchaState(PhasedState):
             if not deck:
                 if not rules.refill_deck(self.model, 0, len(self.trash)):
                     break
-                deck = self.deck = self.trash
+                deck = self._deck = self.trash
+                self._unshuffled = len(deck)
                 self.trash = []
-                self.shuffle(deck)
                 self.event("reshuffle", cards=len(deck))
+            self._shuffle_top(1)
             drawn.append(deck.pop())
         return drawn
 
@@ -235,9 +284,10 @@ class GotchaState(PhasedState):
 
     def _outcome(self, out: Any) -> None:
         """Keep what the resolver decided as plain data, then carry it out step by step."""
+        taken = [[c.id for c in cards] for cards in out.taken]
         decided = {
-            "taken": [[c.id for c in taken] for taken in out.taken],
-            "counts": [len(taken) for taken in out.taken],
+            "gains": [(seat, taken[seat]) for seat in self._order() if taken[seat]],
+            "counts": [len(cards) for cards in taken],
             "trashed": [c.id for c in out.trashed],
             "bonus": out.bonus,
             "draws": out.draws,
@@ -246,6 +296,7 @@ class GotchaState(PhasedState):
             "any_bonus": any(out.bonus),
             "fights": self._fights(out),
         }
+        decided["plain"] = not (decided["any_gain"] or decided["any_bonus"])
         self._remember(decided)
         self._carry_out(decided)
 
@@ -256,15 +307,19 @@ class GotchaState(PhasedState):
     def _carry_out(self, decided: dict[str, Any]) -> None:
         """Carry out a resolved turn; ``decided`` is only read, never changed."""
         none = [0] * self.players
-        if decided["any_gain"] or decided["any_bonus"]:
+        if not decided["plain"]:
             self.result = {**decided, "drawn": none, "lucky": list(none), "stolen": list(none)}
             self.stage = 0
             self._settle()
             return
-        # nothing to draw, steal or take from the deck: the cards go to piles and the trash
-        self.result = decided
-        self._collect(self._order())
-        self._scored(none, none, none)
+        # nothing to draw, steal or take from the deck (most turns): the cards go to the
+        # victory piles and the trash, and the turn is over
+        self._clear_play()
+        piles = self.piles
+        for seat, cards in decided["gains"]:
+            piles[seat] += cards
+        self.trash += decided["trashed"]
+        self._scored(decided, none, none, none)
 
     def _fights(self, out: Any) -> Any:
         raise NotImplementedError
@@ -300,12 +355,13 @@ class GotchaState(PhasedState):
                         result["drawn"][seat] += len(drawn)
             if timing.steal == step and any(steals):
                 self.steals = [seat for seat in order for _ in range(steals[seat])]
-        self._scored(result["lucky"], result["stolen"], result["drawn"])
+        self._scored(result, result["lucky"], result["stolen"], result["drawn"])
 
-    def _scored(self, lucky: list[int], stolen: list[int], drawn: list[int]) -> None:
+    def _scored(
+        self, result: dict[str, Any], lucky: list[int], stolen: list[int], drawn: list[int]
+    ) -> None:
         """Log the settled turn (cards from the deck for lucky cards, from Magnets and from
         Gacha Capsules, seat by seat) and go on."""
-        result = self.result
         self.event(
             "scored",
             fights=result["fights"],
@@ -323,10 +379,9 @@ class GotchaState(PhasedState):
         their bonus from the deck (clarification lucky-bonus)."""
         result = self.result
         self._clear_play()
-        taken, piles = result["taken"], self.piles
-        for seat in order:
-            if taken[seat]:
-                piles[seat] += taken[seat]
+        piles = self.piles
+        for seat, cards in result["gains"]:
+            piles[seat] += cards
         self.trash += result["trashed"]
         if result["any_bonus"]:
             bonus = result["bonus"]
@@ -423,7 +478,7 @@ class GotchaState(PhasedState):
 
     # -- checks --------------------------------------------------------------------------------
     def _places(self) -> list[Iterable[str]]:
-        return [self.deck, self.trash, *self.hands, *self.piles]
+        return [self._deck, self.trash, *self.hands, *self.piles]
 
     def check_invariants(self) -> None:
         """Every card of the deck in play is in exactly one place."""
@@ -439,7 +494,7 @@ class GotchaState(PhasedState):
             self.winner,
             self.how,
             self.beginner,
-            tuple(self.deck),
+            tuple(self.deck),  # the whole shuffle: before the generator's state below
             tuple(self.trash),
             tuple(tuple(h) for h in self.hands),
             tuple(tuple(p) for p in self.piles),
@@ -456,7 +511,7 @@ class GotchaState(PhasedState):
 
     def _hidden(self, player: int, hidden: set[str], visible: set[str]) -> set[str]:
         """Hidden ids minus those a copy of which ``player`` can see (copies share ids)."""
-        hidden.update(self.deck)
+        hidden.update(self._deck)
         for seat in range(self.players):
             if seat != player:
                 hidden.update(self.hands[seat])
@@ -534,7 +589,7 @@ class CompetitiveState(GotchaState):
     def _next_pick(self) -> None:
         if self.offer:
             self.phase = PICK
-            self.turn = self._seat(rules.draft_picker(self.model, self.picks))
+            self.turn = self._seat(self.tables.picker[self.picks])
             return
         player2 = self._seat(1)
         self.hands[player2] += self._draw(self.model.competitive.draft.player2_draw)
@@ -628,7 +683,7 @@ class CompetitiveState(GotchaState):
             self._coin_settles()
             return
         self.overtime += 1
-        self.priority = self.rng.randrange(2)  # clarification overtime-order: a coin
+        self.priority = self._coin(2)  # clarification overtime-order: a coin
         count = rules.overtime_draw(model, self.overtime)
         for seat in self._order():
             self.hands[seat] += self._draw(count)
@@ -641,7 +696,7 @@ class CompetitiveState(GotchaState):
 
     def _coin_settles(self) -> None:
         """Clarifications deck-runs-out and safety-valves."""
-        winner = self.rng.randrange(2)
+        winner = self._coin(2)
         self.event("coin", winner=winner)
         self._round_won(winner, "coin")
 
@@ -729,7 +784,7 @@ class CompetitiveState(GotchaState):
             "points": self.points(),
             "hand": list(self.hands[player]),
             "hand_sizes": [len(h) for h in self.hands],
-            "deck_size": len(self.deck),
+            "deck_size": len(self._deck),
             "trash": list(self.trash),
             "piles": [list(p) for p in self.piles],
             "offer": list(self.offer) if sees_offer else [],
@@ -822,6 +877,7 @@ class PartyState(GotchaState):
             raise ValueError("the Party showdown takes one card per player (cards_per_turn: 1)")
         self.rotations = self.tables.rotations(players)
         deal = rules.party_deal(model, players)
+        self._shuffle_top(deal * players)  # the whole deal's shuffle at once
         for seat in range(players):
             self.hands[seat] = self._draw(deal)
         self.overtime = 0
@@ -958,7 +1014,7 @@ class PartyState(GotchaState):
 
     def _coin_settles(self, leaders: list[int]) -> None:
         """Clarifications deck-runs-out and safety-valves: a random one of the tied leaders."""
-        winner = leaders[self.rng.randrange(len(leaders))]
+        winner = leaders[self._coin(len(leaders))]
         self.event("coin", winner=winner, tied=leaders)
         self.phase, self.winner, self.how = OVER, winner, "coin"
 
@@ -999,7 +1055,7 @@ class PartyState(GotchaState):
             "points": self.points(),
             "hand": list(self.hands[player]),
             "hand_sizes": [len(h) for h in self.hands],
-            "deck_size": len(self.deck),
+            "deck_size": len(self._deck),
             "trash": list(self.trash),
             "piles": [list(p) for p in self.piles],
             "played": [c is not None for c in self.plays],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from typing import Literal
 
 from gachapress.games.gotchacards.model import (
@@ -55,23 +56,23 @@ def fight_types(game: GotchaCards) -> list[FightType]:
 # ------------------------------------------------------------------------------ pieces in play
 
 
-@dataclass(slots=True)
 class Piece:
-    """A card in play this turn: whether its effect has resolved, and the type a Wildcard named."""
+    """A card in play this turn: whether its effect has resolved, and the type it fights as.
 
-    card: GotchaCard
-    resolved: bool = False
-    named: FightType | None = None
+    ``fight`` is worked out once, when the card comes into play, because the lanes' fights
+    read it again and again: the card's type, None for an item (clarification item-in-lane),
+    or the type a Wildcard names (clarification wildcard-type) once it resolves.
+    """
 
-    @property
-    def fight(self) -> FightType | None:
-        """The type this card fights as, or None for an item (clarification item-in-lane)."""
-        if self.named is not None:
-            return self.named
-        return None if self.card.type == "item" else self.card.type
+    __slots__ = ("card", "fight", "resolved")
 
-    def bonus(self, game: GotchaCards) -> int:
-        return _bonus(game, self.card)
+    def __init__(self, card: GotchaCard) -> None:
+        self.card = card
+        self.resolved = False
+        self.fight: FightType | None = None if card.type == "item" else card.type  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Piece({self.card.id}, fight={self.fight}, resolved={self.resolved})"
 
 
 def _bonus(game: GotchaCards, card: GotchaCard) -> int:
@@ -188,7 +189,7 @@ def _score_lane(game: GotchaCards, a: Piece | None, b: Piece | None, out: FieldO
             return
         winner = 0 if beats(game, fa, fb) else 1
         out.taken[winner] += [a.card, b.card]
-        out.bonus[winner] += a.bonus(game) + b.bonus(game)
+        out.bonus[winner] += _bonus(game, a.card) + _bonus(game, b.card)
         return
     for side, piece, fight in ((0, a, fa), (1, b, fb)):
         if piece is None:
@@ -197,7 +198,7 @@ def _score_lane(game: GotchaCards, a: Piece | None, b: Piece | None, out: FieldO
             out.trashed.append(piece.card)
         else:
             out.taken[side].append(piece.card)
-            out.bonus[side] += piece.bonus(game)
+            out.bonus[side] += _bonus(game, piece.card)
 
 
 def resolve_field(
@@ -245,11 +246,11 @@ def resolve_field(
             named = yield Choice(
                 side, "type", tuple(fight_types(game)), piece.card.id, _lanes_view(lanes)
             )
-            piece.named = named  # type: ignore[assignment]
+            piece.fight = named  # type: ignore[assignment]
         elif kind is not None:
             _gain(game, piece.card, "reveal", out.draws, out.steals, side)
 
-    after: list[tuple[int, Piece | None]] = []
+    after: list[tuple[int, Piece]] = []
     if any(p is not None and p.card.effect is not None for side in lanes for p in side):
         counts = [len(lanes[0]), len(lanes[1])]
         order = effect_order(game, priority, counts)  # type: ignore[arg-type]
@@ -257,14 +258,15 @@ def resolve_field(
             piece = lanes[side][lane - 1]
             if piece is not None and piece.card.effect is not None:  # a plain card does nothing
                 yield from resolve(side, lane - 1)
-        after = [(side, lanes[side][lane - 1]) for side, lane in order]
-    for i in range(max(len(lanes[0]), len(lanes[1]))):
-        a = lanes[0][i] if i < len(lanes[0]) else None
-        b = lanes[1][i] if i < len(lanes[1]) else None
+        after = [  # the cards with an effect, where the effect step left them
+            (side, piece)
+            for side, lane in order
+            if (piece := lanes[side][lane - 1]) is not None and piece.card.effect is not None
+        ]
+    for a, b in zip_longest(*lanes):  # lane by lane; None where a side has no card
         _score_lane(game, a, b, out)
     for side, piece in after:
-        if piece is not None:
-            _gain(game, piece.card, "after-scoring", out.draws, out.steals, side)
+        _gain(game, piece.card, "after-scoring", out.draws, out.steals, side)
     return out
 
 
@@ -743,7 +745,7 @@ def _effect_step(
             named = yield Choice(
                 seat, "type", tuple(fight_types(game)), piece.card.id, _slots_view(slots)
             )
-            piece.named = named  # type: ignore[assignment]
+            piece.fight = named  # type: ignore[assignment]
         elif kind is not None:
             _gain(game, piece.card, "reveal", draws, steals, seat)
 
