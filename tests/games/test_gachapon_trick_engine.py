@@ -12,7 +12,7 @@ from gachapress.games.gachapon_trick.engine import GachaponState
 from tests.harness import Tally, games_per_count, simulate
 
 GAME = load_game("gachapon-trick")
-CARDS = GAME.model.cards()
+CARDS = GAME.new_game(players=3).by_id  # the engine's own card objects, as its hands hold
 
 
 def cards(text: str) -> list[Any]:
