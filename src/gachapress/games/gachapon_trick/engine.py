@@ -72,6 +72,45 @@ class _Tables:
 class GachaponState(PhasedState):
     """A game of Gachapon Trick in progress (seed: every section; clarifications in YAML)."""
 
+    # Slots, not an instance dict: CPython 3.11 keeps an object's attributes inline, where
+    # reading one and finding a method are fast, only up to 30 names; past that (this state has
+    # 34, and the base class 7 more) every ``self.x`` and ``self.f()`` takes a slow dict lookup.
+    __slots__ = (
+        "bank",
+        "bought_any",
+        "buy_action",
+        "by_id",
+        "card_of",
+        "collections",
+        "discard",
+        "hands",
+        "lead",
+        "model",
+        "money",
+        "next_seat",
+        "offer",
+        "out",
+        "phase",
+        "piles",
+        "play_action",
+        "points",
+        "refund_action",
+        "refund_card",
+        "refund_holder",
+        "round",
+        "row",
+        "seatings",
+        "spent",
+        "stack",
+        "top_price",
+        "tops_bought",
+        "tops_per_trick",
+        "toys",
+        "trick_cards",
+        "trick_seats",
+        "trick_size",
+        "turn",
+    )
     max_actions_per_player: ClassVar[int] = 400
     shared_attributes = (
         "model",
