@@ -36,7 +36,9 @@ class Toy:
     A game reads and compares cards thousands of times, and the model's pydantic cards make
     both slow: pydantic defines ``__getattr__``, which sends every attribute read down
     CPython's unspecialised path, and cards compare by id in Python, a call that ``list.remove``
-    (a card played, bought or refunded) made for every card before the one it took.
+    (a card played, bought or refunded) made for every card before the one it took. The rule
+    functions, written for the model's ``ToyCard`` (the worked examples pass those), read only
+    these four fields, so they take either.
     """
 
     id: str
