@@ -45,6 +45,8 @@ class Toy:
     color: str
     cost: int
     toy: str
+    buy: Action  # the actions that name the card, at hand when listing what is legal
+    refund: Action
 
     def __deepcopy__(self, memo: dict[int, object]) -> Toy:
         return self  # immutable: a copied game state shares its cards
@@ -55,16 +57,15 @@ class _Tables:
     action names, and the numbers the procedure reads on every trick."""
 
     def __init__(self, model: GachaponTrick) -> None:
-        self.toys = [Toy(c.id, c.color, c.cost, c.toy) for c in model.decks.toys.faces()]
+        self.toys = [
+            Toy(c.id, c.color, c.cost, c.toy, Action("buy", c.id), Action("refund", c.id))
+            for c in model.decks.toys.faces()
+        ]
         self.refund: Card = model.decks.refund.faces()[0]
         self.by_id: dict[str, Toy | Card] = {c.id: c for c in [*self.toys, self.refund]}
         self.play = {c.id: Action("play", c.id) for c in self.toys}
-        self.buy = {c.id: Action("buy", c.id) for c in self.toys}
-        self.refund_action = {c.id: Action("refund", c.id) for c in self.toys}
         self.card_of: dict[Action, Toy] = {
-            actions[c.id]: c
-            for actions in (self.play, self.buy, self.refund_action)
-            for c in self.toys
+            action: c for c in self.toys for action in (self.play[c.id], c.buy, c.refund)
         }
         purchase = model.purchase
         self.top_price = purchase.top_of_deck_price
@@ -80,7 +81,6 @@ class GachaponState(PhasedState):
     __slots__ = (
         "bank",
         "bought_any",
-        "buy_action",
         "by_id",
         "card_of",
         "collections",
@@ -94,9 +94,8 @@ class GachaponState(PhasedState):
         "out",
         "phase",
         "piles",
-        "play_action",
+        "play_of",
         "points",
-        "refund_action",
         "refund_card",
         "refund_holder",
         "round",
@@ -120,9 +119,7 @@ class GachaponState(PhasedState):
         "toys",
         "refund_card",
         "by_id",
-        "play_action",
-        "buy_action",
-        "refund_action",
+        "play_of",
         "card_of",
         "seatings",
         "top_price",
@@ -137,8 +134,7 @@ class GachaponState(PhasedState):
         self.row = model.setup[players]
         tables = game.tables("gachapon", lambda: _Tables(model))
         self.toys, self.refund_card, self.by_id = tables.toys, tables.refund, tables.by_id
-        self.play_action, self.buy_action = tables.play, tables.buy
-        self.refund_action = tables.refund_action
+        self.play_of = tables.play.__getitem__  # the play action of a card id
         self.card_of = tables.card_of
         self.seatings: dict[tuple[bool, ...], tuple[int, list[int | None]]] = game.tables(
             f"gachapon-seating-{players}", dict
@@ -192,7 +188,7 @@ class GachaponState(PhasedState):
     def _legal_actions(self) -> list[Action]:
         if self.phase == PLAY:
             plays = rules.legal_plays(self.model, self.hands[self.turn], self.trick_cards)
-            return list(map(self.play_action.__getitem__, plays))
+            return list(map(self.play_of, plays))
         return self._purchases()
 
     def _purchases(self) -> list[Action]:
@@ -205,16 +201,14 @@ class GachaponState(PhasedState):
         actions: list[Action] = []
         if phase != REFUND:
             if not self.tops_bought:
-                buy = self.buy_action
                 cards = self.offer if phase == BUY else self.hands[seat]
-                actions = [buy[c.id] for c in cards if c.cost <= money]
+                actions = [c.buy for c in cards if c.cost <= money]
                 if not self.bought_any:  # a winner buys at least one (the last player need not)
                     return actions
             if self.stack and self.tops_bought < self.tops_per_trick and money >= self.top_price:
                 actions.append(BUY_TOP)
         if self.refund_holder == seat:
-            refund = self.refund_action
-            actions.extend([refund[c.id] for c in self.collections[seat]])
+            actions.extend([c.refund for c in self.collections[seat]])
         actions.append(DONE)
         return actions
 
