@@ -12,7 +12,7 @@ from gachapress.games.gachapon_trick.engine import GachaponState
 from tests.harness import Tally, games_per_count, simulate
 
 GAME = load_game("gachapon-trick")
-CARDS = GAME.model.cards()
+CARDS = GAME.new_game(players=3).by_id  # the engine's own card objects, as its hands hold
 
 
 def cards(text: str) -> list[Any]:
@@ -235,6 +235,20 @@ def test_a_complete_scripted_game_scores_as_worked_out_by_hand() -> None:
     assert state.is_terminal()
     assert state.scores() == [51, 82, 83] and state.winners() == [2]
     state.check_invariants()
+
+
+def test_a_played_state_keeps_its_attributes_inline_and_its_cards_fast() -> None:
+    """CPython 3.11 keeps at most 30 attribute names of an object inline; past that every
+    attribute read and method lookup of the state goes through a dict (the state's own
+    attributes are slots for that). Cards compare by identity without running Python code."""
+    state = GAME.new_game(players=4, seed=2)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[-1])
+    assert len(vars(state)) < 30
+    card = state.toys[0]
+    assert type(card).__eq__ is object.__eq__
+    assert type(card).__getattribute__ is object.__getattribute__
+    assert not hasattr(card, "__dict__")
 
 
 def test_illegal_actions_leave_the_state_alone() -> None:

@@ -114,16 +114,21 @@ class State(ABC):
         if legal is None:
             legal = self.legal_actions()
         if action not in legal:  # interned actions: a legal one is found by identity
-            if isinstance(action, str):
-                self.apply(Action.parse(action))
-                return
-            raise IllegalAction(
-                f"{action} is not legal for seat {self.current_player} now "
-                f"(legal: {', '.join(map(str, legal)) or 'nothing, the game is over'})"
-            )
+            self._apply_other(action, legal)
+            return
         self.log.append({"player": self.current_player, "action": action._text})
         self._legal = None
         self._apply(action)
+
+    def _apply_other(self, action: Action | str, legal: list[Action]) -> None:
+        """``apply`` of an action not found in ``legal``: its text, parsed, else IllegalAction."""
+        if isinstance(action, str):
+            self.apply(Action.parse(action))
+            return
+        raise IllegalAction(
+            f"{action} is not legal for seat {self.current_player} now "
+            f"(legal: {', '.join(map(str, legal)) or 'nothing, the game is over'})"
+        )
 
     @abstractmethod
     def observation(self, player: int) -> dict[str, Any]:
@@ -257,6 +262,26 @@ class PhasedState(State):
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
+
+    # ``legal_actions`` and ``apply`` as State has them, reading ``phase`` and ``turn`` where
+    # State calls ``is_terminal`` and ``current_player``: every action of every game pays for
+    # these two, and two Python calls are a tenth of a short action's cost.
+    def legal_actions(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [] if self.phase == OVER else self._legal_actions()
+        return legal
+
+    def apply(self, action: Action | str) -> None:
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal:  # the game is not over once a legal action is found
+            self._apply_other(action, legal)
+            return
+        self.log.append({"player": self.turn, "action": action._text})
+        self._legal = None
+        self._apply(action)
 
 
 def card_ids(cards: Iterable[Any]) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from gachapress.data.model import Card
@@ -20,11 +21,35 @@ from gachapress.engine.core import (
     permute_hidden,
 )
 from gachapress.games.gachapon_trick import rules
-from gachapress.games.gachapon_trick.model import GachaponTrick, ToyCard
+from gachapress.games.gachapon_trick.model import GachaponTrick
 
 PLAY, BUY, LAST, REFUND = "play", "buy", "last", "refund"
 DONE = Action("done")
 BUY_TOP = Action("buy", "top of deck")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Toy:
+    """A toy card as the engine holds it: the fields of the model's ``ToyCard`` that the rule
+    functions read, in a plain slotted object, one per card, compared and hashed by identity.
+
+    A game reads and compares cards thousands of times, and the model's pydantic cards make
+    both slow: pydantic defines ``__getattr__``, which sends every attribute read down
+    CPython's unspecialised path, and cards compare by id in Python, a call that ``list.remove``
+    (a card played, bought or refunded) made for every card before the one it took. The rule
+    functions, written for the model's ``ToyCard`` (the worked examples pass those), read only
+    these four fields, so they take either.
+    """
+
+    id: str
+    color: str
+    cost: int
+    toy: str
+    buy: Action  # the actions that name the card, at hand when listing what is legal
+    refund: Action
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Toy:
+        return self  # immutable: a copied game state shares its cards
 
 
 class _Tables:
@@ -32,16 +57,15 @@ class _Tables:
     action names, and the numbers the procedure reads on every trick."""
 
     def __init__(self, model: GachaponTrick) -> None:
-        self.toys: list[ToyCard] = model.decks.toys.faces()
+        self.toys = [
+            Toy(c.id, c.color, c.cost, c.toy, Action("buy", c.id), Action("refund", c.id))
+            for c in model.decks.toys.faces()
+        ]
         self.refund: Card = model.decks.refund.faces()[0]
-        self.by_id: dict[str, Card] = {c.id: c for c in [*self.toys, self.refund]}
+        self.by_id: dict[str, Toy | Card] = {c.id: c for c in [*self.toys, self.refund]}
         self.play = {c.id: Action("play", c.id) for c in self.toys}
-        self.buy = {c.id: Action("buy", c.id) for c in self.toys}
-        self.refund_action = {c.id: Action("refund", c.id) for c in self.toys}
-        self.card_of: dict[Action, ToyCard] = {
-            actions[c.id]: c
-            for actions in (self.play, self.buy, self.refund_action)
-            for c in self.toys
+        self.card_of: dict[Action, Toy] = {
+            action: c for c in self.toys for action in (self.play[c.id], c.buy, c.refund)
         }
         purchase = model.purchase
         self.top_price = purchase.top_of_deck_price
@@ -51,6 +75,43 @@ class _Tables:
 class GachaponState(PhasedState):
     """A game of Gachapon Trick in progress (seed: every section; clarifications in YAML)."""
 
+    # Slots, not an instance dict: CPython 3.11 keeps an object's attributes inline, where
+    # reading one and finding a method are fast, only up to 30 names; past that (this state has
+    # 34, and the base class 7 more) every ``self.x`` and ``self.f()`` takes a slow dict lookup.
+    __slots__ = (
+        "bank",
+        "bought_any",
+        "by_id",
+        "card_of",
+        "collections",
+        "discard",
+        "hands",
+        "lead",
+        "model",
+        "money",
+        "next_seat",
+        "offer",
+        "out",
+        "phase",
+        "piles",
+        "play_of",
+        "points",
+        "refund_card",
+        "refund_holder",
+        "round",
+        "row",
+        "seatings",
+        "spent",
+        "stack",
+        "top_price",
+        "tops_bought",
+        "tops_per_trick",
+        "toys",
+        "trick_cards",
+        "trick_seats",
+        "trick_size",
+        "turn",
+    )
     max_actions_per_player: ClassVar[int] = 400
     shared_attributes = (
         "model",
@@ -58,9 +119,7 @@ class GachaponState(PhasedState):
         "toys",
         "refund_card",
         "by_id",
-        "play_action",
-        "buy_action",
-        "refund_action",
+        "play_of",
         "card_of",
         "seatings",
         "top_price",
@@ -75,8 +134,7 @@ class GachaponState(PhasedState):
         self.row = model.setup[players]
         tables = game.tables("gachapon", lambda: _Tables(model))
         self.toys, self.refund_card, self.by_id = tables.toys, tables.refund, tables.by_id
-        self.play_action, self.buy_action = tables.play, tables.buy
-        self.refund_action = tables.refund_action
+        self.play_of = tables.play.__getitem__  # the play action of a card id
         self.card_of = tables.card_of
         self.seatings: dict[tuple[bool, ...], tuple[int, list[int | None]]] = game.tables(
             f"gachapon-seating-{players}", dict
@@ -97,21 +155,22 @@ class GachaponState(PhasedState):
         self.piles = [
             deck[dealt + i * row.draw_pile : dealt + (i + 1) * row.draw_pile] for i in range(n)
         ]
-        self.stack: list[Card] = [*deck[dealt + n * row.draw_pile :], self.refund_card]
+        self.stack: list[Toy | Card] = [*deck[dealt + n * row.draw_pile :], self.refund_card]
         self.shuffle(self.stack)
         self.money = [row.money] * n
         self.bank = 0  # money paid minus refunds this round (clarification where-money-goes)
         self.spent = [False] * n
-        self.collections: list[list[ToyCard]] = [[] for _ in range(n)]
+        self.collections: list[list[Toy]] = [[] for _ in range(n)]
         self.refund_holder: int | None = None
         self.out = [False] * n
-        self.discard: list[Card] = []
+        self.discard: list[Toy | Card] = []
         self.trick_seats: list[int] = []  # the trick so far: who played ...
-        self.trick_cards: list[ToyCard] = []  # ... what, in play order
-        self.offer: list[ToyCard] = []
+        self.trick_cards: list[Toy] = []  # ... what, in play order
+        self.offer: list[Toy] = []
         self.lead = lead
         self.turn = lead
         self.phase = PLAY
+        self._seat_players()
         self.event("round", round=self.round, lead=lead)
 
     # -- the API -------------------------------------------------------------------------------
@@ -127,34 +186,31 @@ class GachaponState(PhasedState):
         return self.round if self.phase == OVER else self.round - 1
 
     def _legal_actions(self) -> list[Action]:
+        if self.phase == PLAY:
+            plays = rules.legal_plays(self.model, self.hands[self.turn], self.trick_cards)
+            return list(map(self.play_of, plays))
+        return self._purchases()
+
+    def _purchases(self) -> list[Action]:
+        """What the seat to act may buy or do, in the order of clarification purchase-order:
+        trick cards (the last player: hand cards) until a top card is bought, a purchase being
+        obligatory for a trick's winner; the top card (seed, "Game Play": ¥500, once a trick);
+        the Refund card's uses; stopping. At the round's end only the Refund card is left."""
         seat, phase = self.turn, self.phase
-        if phase == PLAY:
-            plays = rules.legal_plays(self.model, self.hands[seat], self.trick_cards)
-            return list(map(self.play_action.__getitem__, plays))
         money = self.money[seat]
-        buy = self.buy_action
-        actions = [buy[c.id] for c in self._buyable_cards(seat) if c.cost <= money]
-        if phase == BUY and not self.bought_any:
-            return actions
-        if phase != REFUND and self._may_buy_top(money):
-            actions.append(BUY_TOP)
+        actions: list[Action] = []
+        if phase != REFUND:
+            if not self.tops_bought:
+                cards = self.offer if phase == BUY else self.hands[seat]
+                actions = [c.buy for c in cards if c.cost <= money]
+                if not self.bought_any:  # a winner buys at least one (the last player need not)
+                    return actions
+            if self.stack and self.tops_bought < self.tops_per_trick and money >= self.top_price:
+                actions.append(BUY_TOP)
         if self.refund_holder == seat:
-            refund = self.refund_action
-            actions.extend([refund[c.id] for c in self.collections[seat]])
+            actions.extend([c.refund for c in self.collections[seat]])
         actions.append(DONE)
         return actions
-
-    def _buyable_cards(self, seat: int) -> list[ToyCard]:
-        """Trick cards (or the last player's hand) until a top card is bought (purchase-order)."""
-        if self.phase == REFUND or self.tops_bought:
-            return []
-        return self.offer if self.phase == BUY else self.hands[seat]
-
-    def _may_buy_top(self, money: int) -> bool:
-        """Seed, "Game Play": the top card for ¥500, once a trick (clarification purchase-order)."""
-        return (
-            bool(self.stack) and self.tops_bought < self.tops_per_trick and money >= self.top_price
-        )
 
     def _apply(self, action: Action) -> None:
         if self.phase == PLAY:
@@ -169,47 +225,51 @@ class GachaponState(PhasedState):
             self._buy(self.card_of[action])
 
     # -- playing a trick (seed: "Game Play", "Changes for 2 Players") --------------------------
-    def _play(self, card: ToyCard) -> None:
+    def _play(self, card: Toy) -> None:
         seat = self.turn
         self.hands[seat].remove(card)
         self.trick_seats.append(seat)
-        self.trick_cards.append(card)
-        size = self.row.trick_cards
-        if size is not None:  # two players alternate until the trick is full
-            self.turn = 1 - seat if self.players == 2 else (seat + 1) % self.players
-        else:
-            size, after = self._seating()
-            self.turn = after[seat]
-        if len(self.trick_cards) == size:
+        cards = self.trick_cards
+        cards.append(card)
+        self.turn = self.next_seat[seat]  # type: ignore[assignment]  # None only with all out
+        if len(cards) == self.trick_size:
             self._resolve_trick()
 
-    def _seating(self) -> tuple[int, list[int | None]]:
-        """How many players are in the round and, for each seat, who plays after it (the rule
-        ``next_in_play``), worked out once per pattern of players out and kept for the game."""
+    def _seat_players(self) -> None:
+        """Who plays after whom in the coming tricks (``next_seat``) and how many cards make a
+        trick (``trick_size``): two players alternate until the trick is full; otherwise each
+        player still in plays once, the next being the rule ``next_in_play``. Worked out once
+        per pattern of players out and kept for the game, as players go out only between tricks.
+        """
         out = self.out
         key = tuple(out)
         seating = self.seatings.get(key)
         if seating is None:
             n = self.players
-            after = [rules.next_in_play(self.model, (seat + 1) % n, out) for seat in range(n)]
-            seating = self.seatings[key] = (out.count(False), after)
-        return seating
+            size = self.row.trick_cards
+            if size is not None:
+                after: list[int | None] = [(seat + 1) % n for seat in range(n)]
+            else:
+                after = [rules.next_in_play(self.model, (seat + 1) % n, out) for seat in range(n)]
+                size = out.count(False)
+            seating = self.seatings[key] = (size, after)
+        self.trick_size, self.next_seat = seating
 
     def _resolve_trick(self) -> None:
         """The win goes down the ranking to the first player who can afford a card."""
         model, money, seats, cards = self.model, self.money, self.trick_seats, self.trick_cards
         ranking = [seats[i] for i in rules.win_order(model, cards)]
-        self.winner = ranking[0]
+        winner = ranking[0]
         buyer = None
         for seat in dict.fromkeys(ranking):
             if rules.can_afford(model, money[seat], cards):
                 buyer = seat
                 break
         self.trick_seats, self.trick_cards = [], []
-        self.event("trick", winner=self.winner, buyer=buyer)
+        self.event("trick", winner=winner, buyer=buyer)
         if buyer is None:  # clarification nobody-can-buy
             self.discard += cards
-            self._after_purchases(leader=self.winner)
+            self._after_purchases(leader=winner)
         else:
             self.offer = cards
             self.phase, self.turn = BUY, buyer
@@ -221,7 +281,7 @@ class GachaponState(PhasedState):
         self.bank += amount
         self.spent[seat] = True
 
-    def _buy(self, card: ToyCard) -> None:
+    def _buy(self, card: Toy) -> None:
         seat = self.turn
         self._pay(seat, card.cost)
         (self.offer if self.phase == BUY else self.hands[seat]).remove(card)
@@ -239,7 +299,7 @@ class GachaponState(PhasedState):
             self.collections[seat].append(card)
         self.event("top", seat=seat, card=card.id)
 
-    def _refund(self, card: ToyCard) -> None:
+    def _refund(self, card: Toy) -> None:
         """Clarification refund-use: the toy and the Refund card go; the toy's cost comes back."""
         seat = self.turn
         self.collections[seat].remove(card)
@@ -272,12 +332,12 @@ class GachaponState(PhasedState):
                 self.discard += hands[seat] + piles[seat]
                 hands[seat], piles[seat] = [], []
                 self.event("out", seat=seat)
-        if self.row.draw_after_trick:
-            for seat in seats:
-                draw = min(self.row.draw_after_trick, len(piles[seat]))
-                if draw:
-                    hands[seat] += piles[seat][:draw]
-                    del piles[seat][:draw]
+        draw = self.row.draw_after_trick
+        if draw:
+            for seat, pile in enumerate(piles):
+                if pile:
+                    hands[seat] += pile[:draw]
+                    del pile[:draw]
         in_play = [seat for seat in seats if not out[seat]]
         if len(in_play) == 1 and (hands[in_play[0]] or self.stack):
             self.phase, self.turn = LAST, in_play[0]  # clarification last-player
@@ -287,7 +347,8 @@ class GachaponState(PhasedState):
         else:
             if self.row.lead == "alternate":
                 leader = 1 - self.lead if self.players == 2 else (self.lead + 1) % self.players
-            self.lead = rules.next_in_play(self.model, leader, self.out)
+            self.lead = rules.next_in_play(self.model, leader, out)  # type: ignore[assignment]
+            self._seat_players()
             self.turn, self.phase = self.lead, PLAY
 
     # -- the round's end (seed: "Round End", "Game End") --------------------------------------
