@@ -15,7 +15,7 @@ strings.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from itertools import chain, combinations
 from typing import Any, ClassVar
 
@@ -76,19 +76,35 @@ class _Tables:
         self.sorted_deck = sorted(self.deck)
         self.alarms = frozenset(c.id for c in faces if c.is_fire_alarm)
         self.starts_pile = {c.id: rules.can_start_pile(model, c) for c in faces}
-        # What may be played on each top card (and on an open pile): for every face, the actions
-        # for 1, 2, ... copies, each checked with the rule legal_play (none: it does not beat).
+        # What may be played on each top card (and on an open pile): the faces that may be
+        # played, each with its actions for 1, 2, ... copies, each checked with the rule
+        # legal_play. A face that may not be played is left out, so that filtering a hand by
+        # the table (a loop in C, not in Python) leaves its playable cards in hand order;
+        # ``first_play_on`` holds each face's play of one copy, the play of a hand that holds
+        # one copy of each playable face.
         self.plays_on: dict[tuple[str, bool], dict[str, list[Action]]] = {}
+        self.first_play_on: dict[tuple[str, bool], dict[str, Action]] = {}
         for top in faces:
             for open_pile in (False, True):
-                self.plays_on[top.id, open_pile] = {
-                    card.id: [
+                table = {}
+                for card in faces:
+                    plays = [
                         play_action(card.id, k)
                         for k in range(1, card.count + 1)
                         if rules.legal_play(model, [card] * k, top, open_pile)
                     ]
-                    for card in faces
+                    if plays:
+                        table[card.id] = plays
+                self.plays_on[top.id, open_pile] = table
+                self.first_play_on[top.id, open_pile] = {
+                    face: plays[0] for face, plays in table.items()
                 }
+        # The rules of a play and of an alarm that depend only on a hand's size, for every size
+        # a hand can reach.
+        sizes = range(len(self.deck) + 1)
+        self.ends_round = tuple(rules.play_ends_round(model, n) for n in sizes)
+        self.goes_off = tuple(rules.alarm_goes_off(model, n) for n in sizes)
+        self.give_count = tuple(rules.give_count(model, n) for n in sizes)
         self.play_of = {
             play_action(c.id, k): (c.id, k) for c in faces for k in range(1, c.count + 1)
         }
@@ -194,43 +210,50 @@ class RpsFireState(PhasedState):
             gives = self.seating.gives[self.turn]
             return list(chain.from_iterable(map(gives.__getitem__, dict.fromkeys(hand))))
         # Seed "Turns are Simple"; clarification must-play: whoever can play must play. Each
-        # face offers its plays of 1, 2, ... copies, as many as the hand holds.
-        table = self.tables.plays_on[self.pile[-1], self.open_pile]
-        actions: list[Action] = []
-        for face in dict.fromkeys(hand):
-            plays = table[face]
-            if plays:
-                actions += plays[: hand.count(face)] if len(plays) > 1 else plays
-        if actions:
-            return actions
-        # Nothing beats the pile: draw one card at a time, or pass with nothing to draw
-        # (clarifications draw-until-can, deck-runs-out).
-        if rules.drawable(self.model, len(self.deck), len(self.pile)):
-            return [DRAW]
-        return [PASS]
+        # playable face, in hand order, offers its plays of 1, 2, ... copies, as many as the
+        # hand holds.
+        key = self.pile[-1], self.open_pile
+        table = self.tables.plays_on[key]
+        faces = list(filter(table.__contains__, hand))  # the playable cards, in hand order
+        if not faces:
+            # Nothing beats the pile: draw one card at a time, or pass with nothing to draw
+            # (clarifications draw-until-can, deck-runs-out).
+            if rules.drawable(self.model, len(self.deck), len(self.pile)):
+                return [DRAW]
+            return [PASS]
+        distinct = dict.fromkeys(faces)
+        if len(distinct) == len(faces):  # one copy of each: one play each (the usual case)
+            return list(map(self.tables.first_play_on[key].__getitem__, faces))
+        return [play for face in distinct for play in table[face][: faces.count(face)]]
 
     def _apply(self, action: Action) -> None:
-        if self.phase == GIVE:
+        play = self.tables.play_of.get(action)  # two actions in three are plays
+        if play is not None:
+            self._play(*play)
+        elif self.phase == GIVE:
             self._give(*self.tables.give_of[action])
         elif action is DRAW:
             self._draw(self.turn)
-        elif action is PASS:
-            self._pass()
         else:
-            self._play(*self.tables.play_of[action])
+            self._pass()
 
     # -- a turn (seed: "Turns are Simple"; clarifications draw-until-can, deck-runs-out) --------
     def _play(self, face: str, copies: int) -> None:
         seat = self.turn
         hand = self.hands[seat]
-        for _ in range(copies):
+        if copies == 1:
             hand.remove(face)
-        self.pile += [face] * copies
+            self.pile.append(face)
+        else:
+            for _ in range(copies):
+                hand.remove(face)
+            self.pile += [face] * copies
         self.passes = 0
         self.open_pile = False
-        if rules.play_ends_round(self.model, len(hand)):
+        tables = self.tables
+        if tables.ends_round[len(hand)]:
             self._end_round(went_out=seat)
-        elif face in self.tables.alarms and rules.alarm_goes_off(self.model, len(hand)):
+        elif face in tables.alarms and tables.goes_off[len(hand)]:
             self.effects_left = rules.alarm_effects(self.model, copies)
             self._alarm(seat, face)
         else:
@@ -265,33 +288,45 @@ class RpsFireState(PhasedState):
         direction = self.tables.cards[face].direction
         assert direction is not None
         hands, rng = self.hands, self.rng
+        random = rng.random
         moves: list[list[Any]] = []  # [taker, giver, card]
-        taken: list[list[int]] = []  # for each giver, the places in hand of the cards taken
+        taken: list[Sequence[int]] = []  # for each giver, the places of the cards taken, last first
         for giver, takers in enumerate(self.seating.takers[direction]):
             hand = hands[giver]
             held = len(hand)
+            if len(takers) == 1 and held:  # the usual case, made cheap: one card at random
+                i = int(random() * held)
+                taken.append((i,))
+                moves.append([takers[0], giver, hand[i]])
+                continue
             if held < len(takers):  # handed out at random among the takers
                 takers = rng.sample(takers, held)
-            if len(takers) == 1:  # the usual case, made cheap: one card at random
-                places = [int(rng.random() * held)]
-            else:  # the same draws as sampling the hand itself
-                places = _places(rng, held, len(takers))
-            taken.append(places)
+            # one card as in the usual case, or the same draws as sampling the hand itself
+            places = [int(random() * held)] if len(takers) == 1 else _places(rng, held, len(takers))
+            taken.append(sorted(places, reverse=True))
             moves += [[taker, giver, hand[i]] for taker, i in zip(takers, places, strict=True)]
         # All at once, from the hands as they were; each card taken is the one drawn, not
         # another copy of its face (so what follows depends on no hidden card's place).
-        for giver, places in enumerate(taken):
-            for i in sorted(places, reverse=True):
-                del hands[giver][i]
+        for hand, places in zip(hands, taken, strict=True):
+            for i in places:
+                del hand[i]
         for taker, _, card in moves:
             hands[taker].append(card)
-        drew = 0
-        for _ in range(self.model.fire_alarm.draw):
-            if not self._draw(seat):
-                break
-            drew += 1
-        self.event("alarm", seat=seat, direction=direction, took=moves, drew=drew)
-        self.gives_left = rules.give_count(self.model, len(hands[seat]))
+        draw, deck, hand = self.model.fire_alarm.draw, self.deck, hands[seat]
+        if len(deck) >= draw:  # the usual case: no refill on the way
+            for _ in range(draw):
+                hand.append(deck.pop())
+            drew = draw
+        else:
+            drew = 0
+            for _ in range(draw):
+                if not self._draw(seat):
+                    break
+                drew += 1
+        self.log.append(
+            {"event": "alarm", "seat": seat, "direction": direction, "took": moves, "drew": drew}
+        )
+        self.gives_left = self.tables.give_count[len(hand)]
         self.phase = GIVE
         self.turn = seat
         if not self.gives_left:
