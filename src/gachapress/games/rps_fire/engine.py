@@ -15,7 +15,7 @@ strings.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from itertools import chain, combinations
 from typing import Any, ClassVar
 
@@ -50,10 +50,22 @@ def give_action(face: str, seat: int) -> Action:
 def _places(rng: random.Random, held: int, k: int) -> list[int]:
     """``k`` distinct places in a hand of ``held`` cards: the very draws of
     ``rng.sample(range(held), k)`` (its pool method, the one it takes for hands this small),
-    without its checks and calls."""
+    without its checks and calls. Two places (an alarm pointing both ways) take the pool's two
+    steps in closed form: the second pick stands for the last place when it hits the first."""
     if k > 5 or held > 21:
         return rng.sample(range(held), k)
     getrandbits = rng.getrandbits
+    if k == 2:
+        bits = held.bit_length()
+        first = getrandbits(bits)
+        while first >= held:
+            first = getrandbits(bits)
+        last = held - 1
+        bits = last.bit_length()
+        second = getrandbits(bits)
+        while second >= last:
+            second = getrandbits(bits)
+        return [first, last if second == first else second]
     pool = list(range(held))
     places = []
     for n in range(held, held - k, -1):
@@ -133,6 +145,13 @@ class _Seating:
             for taker, giver in rules.alarm_takes(model, direction, players):
                 per_giver[giver].append(taker)
             self.takers[direction] = per_giver
+        # direction -> each giver's one taker, for the directions where each has one
+        self.taker: dict[str, list[int]] = {
+            direction: [taker for (taker,) in per_giver]
+            for direction, per_giver in self.takers.items()
+            if all(len(takers) == 1 for takers in per_giver)
+        }
+        self.seats = range(players)
 
 
 class RpsFireState(PhasedState):
@@ -287,31 +306,8 @@ class RpsFireState(PhasedState):
     def _alarm(self, seat: int, face: str) -> None:
         direction = self.tables.cards[face].direction
         assert direction is not None
-        hands, rng = self.hands, self.rng
-        random = rng.random
-        moves: list[list[Any]] = []  # [taker, giver, card]
-        taken: list[Sequence[int]] = []  # for each giver, the places of the cards taken, last first
-        for giver, takers in enumerate(self.seating.takers[direction]):
-            hand = hands[giver]
-            held = len(hand)
-            if len(takers) == 1 and held:  # the usual case, made cheap: one card at random
-                i = int(random() * held)
-                taken.append((i,))
-                moves.append([takers[0], giver, hand[i]])
-                continue
-            if held < len(takers):  # handed out at random among the takers
-                takers = rng.sample(takers, held)
-            # one card as in the usual case, or the same draws as sampling the hand itself
-            places = [int(random() * held)] if len(takers) == 1 else _places(rng, held, len(takers))
-            taken.append(sorted(places, reverse=True))
-            moves += [[taker, giver, hand[i]] for taker, i in zip(takers, places, strict=True)]
-        # All at once, from the hands as they were; each card taken is the one drawn, not
-        # another copy of its face (so what follows depends on no hidden card's place).
-        for hand, places in zip(hands, taken, strict=True):
-            for i in places:
-                del hand[i]
-        for taker, _, card in moves:
-            hands[taker].append(card)
+        hands = self.hands
+        moves = self._takes(direction)
         draw, deck, hand = self.model.fire_alarm.draw, self.deck, hands[seat]
         if len(deck) >= draw:  # the usual case: no refill on the way
             for _ in range(draw):
@@ -331,6 +327,35 @@ class RpsFireState(PhasedState):
         self.turn = seat
         if not self.gives_left:
             self._after_alarm(seat)
+
+    def _takes(self, direction: str) -> list[list[Any]]:
+        """Everyone takes a card at random from each neighbour the alarm points to, all at
+        once, from the hands as they were: the moves made, ``[taker, giver, card]`` by giver.
+        Each card taken is the one drawn, not another copy of its face (so what follows
+        depends on no hidden card's place)."""
+        hands, rng = self.hands, self.rng
+        random = rng.random
+        taker = self.seating.taker.get(direction)
+        if taker is not None and all(hands):  # the usual case, made cheap: one card each
+            cards = [hand.pop(int(random() * len(hand))) for hand in hands]
+            for hand, card in zip(map(hands.__getitem__, taker), cards, strict=True):
+                hand.append(card)
+            return list(map(list, zip(taker, self.seating.seats, cards, strict=True)))
+        moves: list[list[Any]] = []
+        for giver, takers in enumerate(self.seating.takers[direction]):
+            hand = hands[giver]
+            held = len(hand)
+            if held < len(takers):  # handed out at random among the takers
+                takers = rng.sample(takers, held)
+            # one card as in the usual case, or the same draws as sampling the hand itself
+            places = [int(random() * held)] if len(takers) == 1 else _places(rng, held, len(takers))
+            for taker, i in zip(takers, places, strict=True):
+                moves.append([taker, giver, hand[i]])
+            for i in sorted(places, reverse=True):  # the giver's hand only: later picks
+                del hand[i]  # come from later hands, which have received nothing yet
+        for taker, _, card in moves:
+            hands[taker].append(card)
+        return moves
 
     def _give(self, face: str, recipient: int) -> None:
         seat = self.turn
