@@ -90,15 +90,15 @@ class _Tables:
         self.starts_pile = {c.id: rules.can_start_pile(model, c) for c in faces}
         # What may be played on each top card (and on an open pile): the faces that may be
         # played, each with its actions for 1, 2, ... copies, each checked with the rule
-        # legal_play. A face that may not be played is left out, so that filtering a hand by
-        # the table (a loop in C, not in Python) leaves its playable cards in hand order;
-        # ``first_play_on`` holds each face's play of one copy, the play of a hand that holds
-        # one copy of each playable face.
-        self.plays_on: dict[tuple[str, bool], dict[str, list[Action]]] = {}
+        # legal_play. ``first_play_on`` holds each playable face's play of one copy: filtering
+        # a hand by it (a loop in C, not in Python) leaves the playable cards in hand order,
+        # and it is what a hand holding one copy of each may do. ``held_plays_on`` holds the
+        # plays of a face held n times, by (face, n).
         self.first_play_on: dict[tuple[str, bool], dict[str, Action]] = {}
+        self.held_plays_on: dict[tuple[str, bool], dict[tuple[str, int], list[Action]]] = {}
         for top in faces:
             for open_pile in (False, True):
-                table = {}
+                table: dict[str, list[Action]] = {}
                 for card in faces:
                     plays = [
                         play_action(card.id, k)
@@ -107,9 +107,13 @@ class _Tables:
                     ]
                     if plays:
                         table[card.id] = plays
-                self.plays_on[top.id, open_pile] = table
                 self.first_play_on[top.id, open_pile] = {
                     face: plays[0] for face, plays in table.items()
+                }
+                self.held_plays_on[top.id, open_pile] = {
+                    (face, held): plays[:held]
+                    for face, plays in table.items()
+                    for held in range(1, self.cards[face].count + 1)
                 }
         # The rules of a play and of an alarm that depend only on a hand's size, for every size
         # a hand can reach.
@@ -232,8 +236,8 @@ class RpsFireState(PhasedState):
         # playable face, in hand order, offers its plays of 1, 2, ... copies, as many as the
         # hand holds.
         key = self.pile[-1], self.open_pile
-        table = self.tables.plays_on[key]
-        faces = list(filter(table.__contains__, hand))  # the playable cards, in hand order
+        first = self.tables.first_play_on[key]
+        faces = list(filter(first.__contains__, hand))  # the playable cards, in hand order
         if not faces:
             # Nothing beats the pile: draw one card at a time, or pass with nothing to draw
             # (clarifications draw-until-can, deck-runs-out).
@@ -242,8 +246,9 @@ class RpsFireState(PhasedState):
             return [PASS]
         distinct = dict.fromkeys(faces)
         if len(distinct) == len(faces):  # one copy of each: one play each (the usual case)
-            return list(map(self.tables.first_play_on[key].__getitem__, faces))
-        return [play for face in distinct for play in table[face][: faces.count(face)]]
+            return list(map(first.__getitem__, faces))
+        held = zip(distinct, map(faces.count, distinct), strict=True)  # (face, copies held)
+        return list(chain.from_iterable(map(self.tables.held_plays_on[key].__getitem__, held)))
 
     def _apply(self, action: Action) -> None:
         play = self.tables.play_of.get(action)  # two actions in three are plays
