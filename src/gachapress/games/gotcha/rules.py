@@ -39,9 +39,11 @@ def _check_seat(players: int, seat: int, what: str) -> None:
 def _spend_pairs(spends: list[list[int]]) -> list[tuple[int, int]]:
     pairs = []
     for seat, spend in enumerate(spends):
-        if len(spend) != 2 or min(spend) < 0:
+        if len(spend) != 2:
             raise ValueError(f"seat {seat}: a spend is [yen, cards revealed], both >= 0")
         yen, cards = spend
+        if yen < 0 or cards < 0:
+            raise ValueError(f"seat {seat}: a spend is [yen, cards revealed], both >= 0")
         if cards == 0 and yen > 0:
             raise ValueError(f"seat {seat}: {yen} yen spent without revealing a card")
         pairs.append((yen, cards))
@@ -76,9 +78,12 @@ def spend_of(game: Gotcha, revealed: list[Card]) -> list[int]:
     Seed, "3.課金": the amounts of the revealed iTuned cards are added up; a revealed notice has
     no effect, so it adds no yen but is still a revealed card (clarification no-reveal-no-roll).
     """
-    if any(isinstance(card, GachaCard) for card in revealed):
-        raise ValueError("gacha cards are never in a hand, so they cannot be revealed")
-    yen = sum(card.amount for card in revealed if isinstance(card, ITunedCard))
+    yen = 0
+    for card in revealed:  # one loop, no generators: every spend and every roll runs this
+        if isinstance(card, ITunedCard):
+            yen += card.amount
+        elif isinstance(card, GachaCard):
+            raise ValueError("gacha cards are never in a hand, so they cannot be revealed")
     return [yen, len(revealed)]
 
 

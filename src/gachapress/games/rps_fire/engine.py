@@ -50,10 +50,22 @@ def give_action(face: str, seat: int) -> Action:
 def _places(rng: random.Random, held: int, k: int) -> list[int]:
     """``k`` distinct places in a hand of ``held`` cards: the very draws of
     ``rng.sample(range(held), k)`` (its pool method, the one it takes for hands this small),
-    without its checks and calls."""
+    without its checks and calls. Two places (an alarm pointing both ways) take the pool's two
+    steps in closed form: the second pick stands for the last place when it hits the first."""
     if k > 5 or held > 21:
         return rng.sample(range(held), k)
     getrandbits = rng.getrandbits
+    if k == 2:
+        bits = held.bit_length()
+        first = getrandbits(bits)
+        while first >= held:
+            first = getrandbits(bits)
+        last = held - 1
+        bits = last.bit_length()
+        second = getrandbits(bits)
+        while second >= last:
+            second = getrandbits(bits)
+        return [first, last if second == first else second]
     pool = list(range(held))
     places = []
     for n in range(held, held - k, -1):
@@ -76,19 +88,39 @@ class _Tables:
         self.sorted_deck = sorted(self.deck)
         self.alarms = frozenset(c.id for c in faces if c.is_fire_alarm)
         self.starts_pile = {c.id: rules.can_start_pile(model, c) for c in faces}
-        # What may be played on each top card (and on an open pile): for every face, the actions
-        # for 1, 2, ... copies, each checked with the rule legal_play (none: it does not beat).
-        self.plays_on: dict[tuple[str, bool], dict[str, list[Action]]] = {}
+        # What may be played on each top card (and on an open pile): the faces that may be
+        # played, each with its actions for 1, 2, ... copies, each checked with the rule
+        # legal_play. ``first_play_on`` holds each playable face's play of one copy: filtering
+        # a hand by it (a loop in C, not in Python) leaves the playable cards in hand order,
+        # and it is what a hand holding one copy of each may do. ``held_plays_on`` holds the
+        # plays of a face held n times, by (face, n).
+        self.first_play_on: dict[tuple[str, bool], dict[str, Action]] = {}
+        self.held_plays_on: dict[tuple[str, bool], dict[tuple[str, int], list[Action]]] = {}
         for top in faces:
             for open_pile in (False, True):
-                self.plays_on[top.id, open_pile] = {
-                    card.id: [
+                table: dict[str, list[Action]] = {}
+                for card in faces:
+                    plays = [
                         play_action(card.id, k)
                         for k in range(1, card.count + 1)
                         if rules.legal_play(model, [card] * k, top, open_pile)
                     ]
-                    for card in faces
+                    if plays:
+                        table[card.id] = plays
+                self.first_play_on[top.id, open_pile] = {
+                    face: plays[0] for face, plays in table.items()
                 }
+                self.held_plays_on[top.id, open_pile] = {
+                    (face, held): plays[:held]
+                    for face, plays in table.items()
+                    for held in range(1, self.cards[face].count + 1)
+                }
+        # The rules of a play and of an alarm that depend only on a hand's size, for every size
+        # a hand can reach.
+        sizes = range(len(self.deck) + 1)
+        self.ends_round = tuple(rules.play_ends_round(model, n) for n in sizes)
+        self.goes_off = tuple(rules.alarm_goes_off(model, n) for n in sizes)
+        self.give_count = tuple(rules.give_count(model, n) for n in sizes)
         self.play_of = {
             play_action(c.id, k): (c.id, k) for c in faces for k in range(1, c.count + 1)
         }
@@ -117,6 +149,13 @@ class _Seating:
             for taker, giver in rules.alarm_takes(model, direction, players):
                 per_giver[giver].append(taker)
             self.takers[direction] = per_giver
+        # direction -> each giver's one taker, for the directions where each has one
+        self.taker: dict[str, list[int]] = {
+            direction: [taker for (taker,) in per_giver]
+            for direction, per_giver in self.takers.items()
+            if all(len(takers) == 1 for takers in per_giver)
+        }
+        self.seats = range(players)
 
 
 class RpsFireState(PhasedState):
@@ -194,43 +233,51 @@ class RpsFireState(PhasedState):
             gives = self.seating.gives[self.turn]
             return list(chain.from_iterable(map(gives.__getitem__, dict.fromkeys(hand))))
         # Seed "Turns are Simple"; clarification must-play: whoever can play must play. Each
-        # face offers its plays of 1, 2, ... copies, as many as the hand holds.
-        table = self.tables.plays_on[self.pile[-1], self.open_pile]
-        actions: list[Action] = []
-        for face in dict.fromkeys(hand):
-            plays = table[face]
-            if plays:
-                actions += plays[: hand.count(face)] if len(plays) > 1 else plays
-        if actions:
-            return actions
-        # Nothing beats the pile: draw one card at a time, or pass with nothing to draw
-        # (clarifications draw-until-can, deck-runs-out).
-        if rules.drawable(self.model, len(self.deck), len(self.pile)):
-            return [DRAW]
-        return [PASS]
+        # playable face, in hand order, offers its plays of 1, 2, ... copies, as many as the
+        # hand holds.
+        key = self.pile[-1], self.open_pile
+        first = self.tables.first_play_on[key]
+        faces = list(filter(first.__contains__, hand))  # the playable cards, in hand order
+        if not faces:
+            # Nothing beats the pile: draw one card at a time, or pass with nothing to draw
+            # (clarifications draw-until-can, deck-runs-out).
+            if rules.drawable(self.model, len(self.deck), len(self.pile)):
+                return [DRAW]
+            return [PASS]
+        distinct = dict.fromkeys(faces)
+        if len(distinct) == len(faces):  # one copy of each: one play each (the usual case)
+            return list(map(first.__getitem__, faces))
+        held = zip(distinct, map(faces.count, distinct), strict=True)  # (face, copies held)
+        return list(chain.from_iterable(map(self.tables.held_plays_on[key].__getitem__, held)))
 
     def _apply(self, action: Action) -> None:
-        if self.phase == GIVE:
+        play = self.tables.play_of.get(action)  # two actions in three are plays
+        if play is not None:
+            self._play(*play)
+        elif self.phase == GIVE:
             self._give(*self.tables.give_of[action])
         elif action is DRAW:
             self._draw(self.turn)
-        elif action is PASS:
-            self._pass()
         else:
-            self._play(*self.tables.play_of[action])
+            self._pass()
 
     # -- a turn (seed: "Turns are Simple"; clarifications draw-until-can, deck-runs-out) --------
     def _play(self, face: str, copies: int) -> None:
         seat = self.turn
         hand = self.hands[seat]
-        for _ in range(copies):
+        if copies == 1:
             hand.remove(face)
-        self.pile += [face] * copies
+            self.pile.append(face)
+        else:
+            for _ in range(copies):
+                hand.remove(face)
+            self.pile += [face] * copies
         self.passes = 0
         self.open_pile = False
-        if rules.play_ends_round(self.model, len(hand)):
+        tables = self.tables
+        if tables.ends_round[len(hand)]:
             self._end_round(went_out=seat)
-        elif face in self.tables.alarms and rules.alarm_goes_off(self.model, len(hand)):
+        elif face in tables.alarms and tables.goes_off[len(hand)]:
             self.effects_left = rules.alarm_effects(self.model, copies)
             self._alarm(seat, face)
         else:
@@ -264,38 +311,56 @@ class RpsFireState(PhasedState):
     def _alarm(self, seat: int, face: str) -> None:
         direction = self.tables.cards[face].direction
         assert direction is not None
+        hands = self.hands
+        moves = self._takes(direction)
+        draw, deck, hand = self.model.fire_alarm.draw, self.deck, hands[seat]
+        if len(deck) >= draw:  # the usual case: no refill on the way
+            for _ in range(draw):
+                hand.append(deck.pop())
+            drew = draw
+        else:
+            drew = 0
+            for _ in range(draw):
+                if not self._draw(seat):
+                    break
+                drew += 1
+        self.log.append(
+            {"event": "alarm", "seat": seat, "direction": direction, "took": moves, "drew": drew}
+        )
+        self.gives_left = self.tables.give_count[len(hand)]
+        self.phase = GIVE
+        self.turn = seat
+        if not self.gives_left:
+            self._after_alarm(seat)
+
+    def _takes(self, direction: str) -> list[list[Any]]:
+        """Everyone takes a card at random from each neighbour the alarm points to, all at
+        once, from the hands as they were: the moves made, ``[taker, giver, card]`` by giver.
+        Each card taken is the one drawn, not another copy of its face (so what follows
+        depends on no hidden card's place)."""
         hands, rng = self.hands, self.rng
-        moves: list[list[Any]] = []  # [taker, giver, card]
-        taken: list[list[int]] = []  # for each giver, the places in hand of the cards taken
+        random = rng.random
+        taker = self.seating.taker.get(direction)
+        if taker is not None and all(hands):  # the usual case, made cheap: one card each
+            cards = [hand.pop(int(random() * len(hand))) for hand in hands]
+            for hand, card in zip(map(hands.__getitem__, taker), cards, strict=True):
+                hand.append(card)
+            return list(map(list, zip(taker, self.seating.seats, cards, strict=True)))
+        moves: list[list[Any]] = []
         for giver, takers in enumerate(self.seating.takers[direction]):
             hand = hands[giver]
             held = len(hand)
             if held < len(takers):  # handed out at random among the takers
                 takers = rng.sample(takers, held)
-            if len(takers) == 1:  # the usual case, made cheap: one card at random
-                places = [int(rng.random() * held)]
-            else:  # the same draws as sampling the hand itself
-                places = _places(rng, held, len(takers))
-            taken.append(places)
-            moves += [[taker, giver, hand[i]] for taker, i in zip(takers, places, strict=True)]
-        # All at once, from the hands as they were; each card taken is the one drawn, not
-        # another copy of its face (so what follows depends on no hidden card's place).
-        for giver, places in enumerate(taken):
-            for i in sorted(places, reverse=True):
-                del hands[giver][i]
+            # one card as in the usual case, or the same draws as sampling the hand itself
+            places = [int(random() * held)] if len(takers) == 1 else _places(rng, held, len(takers))
+            for taker, i in zip(takers, places, strict=True):
+                moves.append([taker, giver, hand[i]])
+            for i in sorted(places, reverse=True):  # the giver's hand only: later picks
+                del hand[i]  # come from later hands, which have received nothing yet
         for taker, _, card in moves:
             hands[taker].append(card)
-        drew = 0
-        for _ in range(self.model.fire_alarm.draw):
-            if not self._draw(seat):
-                break
-            drew += 1
-        self.event("alarm", seat=seat, direction=direction, took=moves, drew=drew)
-        self.gives_left = rules.give_count(self.model, len(hands[seat]))
-        self.phase = GIVE
-        self.turn = seat
-        if not self.gives_left:
-            self._after_alarm(seat)
+        return moves
 
     def _give(self, face: str, recipient: int) -> None:
         seat = self.turn

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, model_validator
@@ -170,6 +171,11 @@ class RpsFire(GameBase):
     ranking: Annotated[list[Literal["fewest-points", "most-rounds-out"]], Field(min_length=1)]
     """How the final standings are ordered; players still tied after all of these share the win
     (seed: fewest points; clarification winner-ties)."""
+
+    @cached_property
+    def face_by_id(self) -> dict[str, RpsCard]:
+        """Every face of the deck by id, made once (every round's scoring looks cards up)."""
+        return {card.id: card for card in self.decks.main.cards}
 
     def derived_values(self) -> dict[str, Any]:
         """``card_values`` by card id, ``cards_of_type`` by type, ``draw_pile`` by player count."""

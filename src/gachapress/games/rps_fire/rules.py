@@ -94,7 +94,7 @@ def round_scores(game: RpsFire, hands: list[list[str]], went_out: int) -> list[i
         raise ValueError(f"seat {went_out} is not at the table of {len(hands)}")
     if hands[went_out]:
         raise ValueError(f"seat {went_out} went out, so their hand must be empty")
-    cards = game.cards()
+    cards = game.face_by_id
     scores = []
     for seat, hand in enumerate(hands):
         unknown = [card_id for card_id in hand if card_id not in cards]
