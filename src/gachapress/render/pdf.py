@@ -6,7 +6,9 @@ from __future__ import annotations
 import contextlib
 import copy
 import hashlib
+import io
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import BinaryIO
 
@@ -161,8 +163,12 @@ class FacePainter:
                 drawing = _cmyk_drawing(drawing)
             width, height = drawing.width, drawing.height
             c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
-            with _default_colours(self.cmyk):
-                renderPDF.draw(drawing, c, 0, 0)
+            code = None if self.cmyk else _art_code(source)
+            if code is None:
+                with _default_colours(self.cmyk):
+                    renderPDF.draw(drawing, c, 0, 0)
+            else:
+                c._code.extend(code)
         else:
             from reportlab.lib.utils import ImageReader
 
@@ -245,6 +251,26 @@ def one_up(
         painter.place(face, b, b, (b, b, b, b))
         canvas.showPage()
     canvas.save()
+
+
+@cache
+def _art_code(source: str) -> tuple[str, ...] | None:
+    """The operators of an art form, drawn once per process and written into each PDF's form
+    as they are: what renderPDF writes in a form depends only on the drawing, as long as it
+    leaves nothing else in the document (no font, transparency, colour space, image or form:
+    then None, and it is drawn in each PDF)."""
+    scratch = Canvas(io.BytesIO(), invariant=1)
+    fonts = dict(scratch._doc.fontMapping)
+    scratch.beginForm("art")
+    renderPDF.draw(artwork.reportlab_drawing(source), scratch, 0, 0)
+    alone = (
+        scratch._extgstate.getState() is None
+        and not scratch._colorsUsed
+        and not scratch._formsinuse
+        and not scratch._shadingUsed
+        and scratch._doc.fontMapping == fonts
+    )
+    return tuple(scratch._code) if alone else None
 
 
 @contextlib.contextmanager
