@@ -163,12 +163,14 @@ class FacePainter:
                 drawing = _cmyk_drawing(drawing)
             width, height = drawing.width, drawing.height
             c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
-            code = None if self.cmyk else _art_code(source)
-            if code is None:
+            recorded = None if self.cmyk else _art_code(source)
+            if recorded is None:
                 with _default_colours(self.cmyk):
                     renderPDF.draw(drawing, c, 0, 0)
             else:
+                code, version = recorded
                 c._code.extend(code)
+                c._doc._pdfVersion = max(c._doc._pdfVersion, version)  # as opacity 1 raises it
         else:
             from reportlab.lib.utils import ImageReader
 
@@ -254,11 +256,11 @@ def one_up(
 
 
 @cache
-def _art_code(source: str) -> tuple[str, ...] | None:
+def _art_code(source: str) -> tuple[tuple[str, ...], tuple[int, int]] | None:
     """The operators of an art form, drawn once per process and written into each PDF's form
-    as they are: what renderPDF writes in a form depends only on the drawing, as long as it
-    leaves nothing else in the document (no font, transparency, colour space, image or form:
-    then None, and it is drawn in each PDF)."""
+    as they are, with the PDF version they need: what renderPDF writes in a form depends only
+    on the drawing, as long as it leaves nothing else in the document (no font, transparency,
+    colour space, image or form: then None, and it is drawn in each PDF)."""
     scratch = Canvas(io.BytesIO(), invariant=1)
     fonts = dict(scratch._doc.fontMapping)
     scratch.beginForm("art")
@@ -270,7 +272,7 @@ def _art_code(source: str) -> tuple[str, ...] | None:
         and not scratch._shadingUsed
         and scratch._doc.fontMapping == fonts
     )
-    return tuple(scratch._code) if alone else None
+    return (tuple(scratch._code), scratch._doc._pdfVersion) if alone else None
 
 
 @contextlib.contextmanager
