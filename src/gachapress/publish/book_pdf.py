@@ -24,7 +24,7 @@ import weakref
 from ast import literal_eval
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -414,7 +414,7 @@ def _covered(path: Path) -> frozenset[int]:
     return frozenset(FontToolsFont(path, lazy=True).getBestCmap())
 
 
-@cache
+@lru_cache(maxsize=1 << 14)  # bounded: a server lays out books after every edit
 def _latin_run(value: str, latin: frozenset[int], japanese: str) -> str:
     """``value`` as markup, its words with a character outside ``latin`` set in ``japanese``:
     once per text, though each page size sets the book again."""
@@ -1081,7 +1081,7 @@ def _words(line: str, cjk: bool) -> list[str]:
     return [line.strip()] if len(line.strip()) <= _CJK_SHORT else _CJK_WORD.findall(line)
 
 
-@cache
+@lru_cache(maxsize=1 << 14)
 def _text_widths(nodes: m.Inlines, font: str, size: float, cjk: bool) -> tuple[float, float]:
     """The width of the longest word of a cell's text and of its longest line, in points: once
     per text and type, though a table is measured twice and each page size sets it again."""

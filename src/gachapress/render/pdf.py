@@ -163,7 +163,7 @@ class FacePainter:
                 drawing = _cmyk_drawing(drawing)
             width, height = drawing.width, drawing.height
             c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
-            recorded = None if self.cmyk else _art_code(source)
+            recorded = None if self.cmyk else _art_code(drawing)
             if recorded is None:
                 with _default_colours(self.cmyk):
                     renderPDF.draw(drawing, c, 0, 0)
@@ -256,15 +256,16 @@ def one_up(
 
 
 @cache
-def _art_code(source: str) -> tuple[tuple[str, ...], tuple[int, int]] | None:
-    """The operators of an art form, drawn once per process and written into each PDF's form
-    as they are, with the PDF version they need: what renderPDF writes in a form depends only
-    on the drawing, as long as it leaves nothing else in the document (no font, transparency,
-    colour space, image or form: then None, and it is drawn in each PDF)."""
+def _art_code(drawing: Drawing) -> tuple[tuple[str, ...], tuple[int, int]] | None:
+    """The operators of an art's form, drawn once per drawing (one per art and process, see
+    ``artwork.reportlab_drawing``) and written into each PDF's form as they are, with the PDF
+    version they need: what renderPDF writes in a form depends only on the drawing, as long as
+    it leaves nothing else in the document (no font, transparency, colour space, image or
+    form: then None, and it is drawn in each PDF)."""
     scratch = Canvas(io.BytesIO(), invariant=1)
     fonts = dict(scratch._doc.fontMapping)
     scratch.beginForm("art")
-    renderPDF.draw(artwork.reportlab_drawing(source), scratch, 0, 0)
+    renderPDF.draw(drawing, scratch, 0, 0)
     alone = (
         scratch._extgstate.getState() is None
         and not scratch._colorsUsed
