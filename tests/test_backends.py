@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from typing import Any
 
 import pytest
+from reportlab.graphics import renderPDF
+from reportlab.pdfgen.canvas import Canvas
 
 from gachapress.data.load import load_rules
+from gachapress.render import art as artwork
+from gachapress.render import pdf as pdf_module
 from gachapress.render.faces import game_faces
 from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
 from gachapress.render.metrics import Measure
@@ -145,3 +152,57 @@ def test_both_backends_put_every_box_in_the_same_place(card: str) -> None:
     assert [kind for kind, _ in svg] == [kind for kind, _ in pdf]
     for (kind, a), (_, b) in zip(svg, pdf, strict=True):
         assert a == pytest.approx(b, abs=1e-3), kind
+
+
+def _art_pdf(source: str) -> bytes:
+    """A one-page PDF that defines ``source``'s art form through the PDF backend and shows it."""
+    target = io.BytesIO()
+    canvas = Canvas(target, invariant=1)
+    painter = FacePainter(canvas)
+    painter._art_form(source)
+    canvas.doForm(painter._arts[source][0])
+    canvas.showPage()
+    canvas.save()
+    return target.getvalue()
+
+
+def _drawn_pdf(source: str) -> bytes:
+    """The same PDF with the art drawn by renderPDF into its form, as every PDF once did."""
+    target = io.BytesIO()
+    canvas = Canvas(target, invariant=1)
+    drawing = artwork.reportlab_drawing(source)
+    name = "art-" + hashlib.sha256(source.encode()).hexdigest()[:16]
+    canvas.beginForm(name, lowerx=0, lowery=0, upperx=drawing.width, uppery=drawing.height)
+    renderPDF.draw(drawing, canvas, 0, 0)
+    canvas.endForm()
+    canvas.doForm(name)
+    canvas.showPage()
+    canvas.save()
+    return target.getvalue()
+
+
+def test_an_art_is_drawn_once_per_process_and_each_pdf_gets_the_same_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    source = "openmoji:1F381"  # a wrapped present
+    expected = _drawn_pdf(source)
+    draws = []
+    original = renderPDF.draw
+    monkeypatch.setattr(renderPDF, "draw", lambda *a, **k: draws.append(1) or original(*a, **k))
+    assert _art_pdf(source) == expected
+    assert _art_pdf(source) == expected
+    assert len(draws) <= 1  # none when an earlier test drew it in this process
+
+
+def test_an_art_that_leaves_transparency_in_the_document_is_drawn_in_each_pdf(
+    tmp_path: Path,
+) -> None:
+    art = tmp_path / "glass.svg"
+    art.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 72 72" width="72" height="72">'
+        '<rect x="8" y="8" width="56" height="56" fill="#3f7fbf" fill-opacity="0.5"/></svg>',
+        encoding="utf-8",
+    )
+    source = f"file:{art}"
+    assert pdf_module._art_code(artwork.reportlab_drawing(source)) is None
+    assert _art_pdf(source) == _drawn_pdf(source)

@@ -12,6 +12,7 @@ import copy
 import io
 import re
 from functools import cache
+from typing import Any
 
 import pypdf
 import pypdfium2
@@ -19,6 +20,8 @@ import pypdfium2.raw as pdfium_c
 import pytest
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.platypus import Paragraph as PlatypusParagraph
+from reportlab.platypus.paraparser import ParaParser
 
 from gachapress.book import model as m
 from gachapress.book.build import build_books
@@ -318,6 +321,44 @@ def test_a_split_paragraph_breaks_its_lines_as_a_fresh_one() -> None:
     fresh = Paragraph(text, style)
     fresh.wrap(100, 1000)
     assert _line_texts(paragraph) == _line_texts(fresh)
+
+
+def test_a_text_set_again_in_the_same_type_is_parsed_once_and_shares_no_fragment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The A4 and the Letter book set the same paragraphs in the same type: the second is
+    made from the first one's parse, as if parsed afresh, and what a layout does to one
+    paragraph's fragments (a split edits them) never reaches another."""
+    parses = []
+    original = ParaParser.parse
+
+    def parse(self: ParaParser, text: str, style: ParagraphStyle) -> Any:
+        parses.append(text)
+        return original(self, text, style)
+
+    monkeypatch.setattr(ParaParser, "parse", parse)
+    text = "あいうえお<b>かきくけこ</b> parsed once" * 6
+
+    def style() -> ParagraphStyle:  # each page size makes its own styles
+        return ParagraphStyle("ja", fontName="Helvetica", fontSize=9, leading=12, wordWrap="CJK")
+
+    first = Paragraph(text, style())
+    first.wrap(100, 1000)
+    first.split(100, 40)
+    for fragment in first.frags:
+        fragment.text += "!"
+    second = Paragraph(text, style())
+    assert len(parses) == 1
+    fresh = PlatypusParagraph(text, style())
+    assert [(f.text, f.fontName) for f in second.frags] == [
+        (f.text, f.fontName) for f in fresh.frags
+    ]
+    second.wrap(100, 1000)
+    fresh.wrap(100, 1000)
+    assert _line_texts(second) == _line_texts(fresh)
+    parses.clear()
+    Paragraph(text, ParagraphStyle("larger", parent=style(), fontSize=10))
+    assert len(parses) == 1  # another type: parsed for it
 
 
 def _line_texts(paragraph: Paragraph) -> list[str]:

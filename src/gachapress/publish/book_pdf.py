@@ -20,10 +20,11 @@ from __future__ import annotations
 import copy
 import io
 import re
+import weakref
 from ast import literal_eval
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -101,9 +102,42 @@ class Placed:
     heading: bool
 
 
+#: Each paragraph's text as parsed, by its markup and its style's settings: the A4 and the US
+#: Letter book set the same text in the same type (see ``Paragraph._setup``).
+_PARSED: dict[tuple[str, str, Any], tuple[Any, list[Any], Any]] = {}
+#: The most parses kept: more than a book's paragraphs on two page sizes.
+_PARSED_MAX = 8192
+#: Each style's settings (all but its parent), as part of the key of ``_PARSED``.
+_STYLE_KEYS: weakref.WeakKeyDictionary[ParagraphStyle, str] = weakref.WeakKeyDictionary()
+
+
 class Paragraph(PlatypusParagraph):
-    """A paragraph that breaks its lines once per width: platypus wraps every paragraph again
-    on each pass, and again for each measure of the table, list or kept group it is in."""
+    """A paragraph that parses its markup once per text and type, and breaks its lines once
+    per width: platypus wraps every paragraph again on each pass, and again for each measure
+    of the table, list or kept group it is in."""
+
+    def _setup(self, text: str, style: Any, bulletText: Any, frags: Any, cleaner: Any) -> None:
+        """Platypus's setup, from the parse of the same text in a style of the same settings
+        when there is one (its fragments copied: a paragraph's own never reach another)."""
+        plain = isinstance(style, ParagraphStyle) and isinstance(bulletText, str | None)
+        if frags is not None or not plain:
+            super()._setup(text, style, bulletText, frags, cleaner)
+            return
+        if style not in _STYLE_KEYS:
+            settings = sorted((k, v) for k, v in vars(style).items() if k != "parent")
+            _STYLE_KEYS[style] = repr(settings)
+        key = (text, _STYLE_KEYS[style], bulletText)
+        parsed = _PARSED.get(key)
+        if parsed is None:
+            super()._setup(text, style, bulletText, None, cleaner)
+            if self.style is not style:  # the markup set its own style (<para>): not kept
+                return
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            _PARSED[key] = (self.text, [copy.copy(f) for f in self.frags], self.bulletText)
+            return
+        cleaned, parsed_frags, bullet = parsed
+        super()._setup(cleaned, style, bullet, [copy.copy(f) for f in parsed_frags], cleaner)
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         wraps = self.__dict__.setdefault("_wraps", {})
@@ -381,6 +415,19 @@ def _covered(path: Path) -> frozenset[int]:
     return frozenset(FontToolsFont(path, lazy=True).getBestCmap())
 
 
+@lru_cache(maxsize=1 << 14)  # bounded: a server lays out books after every edit
+def _latin_run(value: str, latin: frozenset[int], japanese: str) -> str:
+    """``value`` as markup, its words with a character outside ``latin`` set in ``japanese``:
+    once per text, though each page size sets the book again."""
+    parts = []
+    for chunk in re.split(r"(\s+)", value):
+        if latin.issuperset(map(ord, chunk)):
+            parts.append(escape(chunk))
+        else:
+            parts.append(f'<font name="{japanese}">{escape(chunk)}</font>')
+    return "".join(parts)
+
+
 class BookPdf:
     """Lays one book out as platypus flowables."""
 
@@ -476,13 +523,7 @@ class BookPdf:
         IPAexGothic (a Japanese name in an English book, a symbol)."""
         if self.book.lang == "ja":
             return escape(value)
-        parts = []
-        for chunk in re.split(r"(\s+)", value):
-            if all(ord(ch) in self.latin for ch in chunk):
-                parts.append(escape(chunk))
-            else:
-                parts.append(f'<font name="{self.japanese}">{escape(chunk)}</font>')
-        return "".join(parts)
+        return _latin_run(value, self.latin, self.japanese)
 
     def markup(self, nodes: Iterable[m.Inline]) -> str:
         return "".join(self.inline(n) for n in nodes)
@@ -615,11 +656,8 @@ class BookPdf:
             width = sum(self.card_width(n.size) for n in cell.nodes) + pad
             return width, width
         font = self.bold if bold else self.font
-        size = self.styles["cell"].fontSize
-        lines = _plain(cell.nodes).split("\n")
-        words = [w for line in lines for w in _words(line, self.cjk)] or [" "]
-        narrow = max(stringWidth(w, font, size) for w in words)
-        return narrow + pad, max(stringWidth(line, font, size) for line in lines) + pad
+        narrow, full = _text_widths(cell.nodes, font, self.styles["cell"].fontSize, self.cjk)
+        return narrow + pad, full + pad
 
     def column_widths(self, table: m.Table, grid: list[tuple[m.Cell, ...]]) -> list[float]:
         """Each column as wide as its longest line, or, when the table would be wider than
@@ -1042,6 +1080,16 @@ def _words(line: str, cjk: bool) -> list[str]:
     if not cjk:
         return line.split()
     return [line.strip()] if len(line.strip()) <= _CJK_SHORT else _CJK_WORD.findall(line)
+
+
+@lru_cache(maxsize=1 << 14)
+def _text_widths(nodes: m.Inlines, font: str, size: float, cjk: bool) -> tuple[float, float]:
+    """The width of the longest word of a cell's text and of its longest line, in points: once
+    per text and type, though a table is measured twice and each page size sets it again."""
+    lines = _plain(nodes).split("\n")
+    words = [w for line in lines for w in _words(line, cjk)] or [" "]
+    narrow = max(stringWidth(w, font, size) for w in words)
+    return narrow, max(stringWidth(line, font, size) for line in lines)
 
 
 def _plain(nodes: Iterable[m.Inline]) -> str:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import contextlib
 import copy
 import hashlib
+import io
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import BinaryIO
 
@@ -161,8 +163,14 @@ class FacePainter:
                 drawing = _cmyk_drawing(drawing)
             width, height = drawing.width, drawing.height
             c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
-            with _default_colours(self.cmyk):
-                renderPDF.draw(drawing, c, 0, 0)
+            recorded = None if self.cmyk else _art_code(drawing)
+            if recorded is None:
+                with _default_colours(self.cmyk):
+                    renderPDF.draw(drawing, c, 0, 0)
+            else:
+                code, version = recorded
+                c._code.extend(code)
+                c._doc._pdfVersion = max(c._doc._pdfVersion, version)  # as opacity 1 raises it
         else:
             from reportlab.lib.utils import ImageReader
 
@@ -245,6 +253,27 @@ def one_up(
         painter.place(face, b, b, (b, b, b, b))
         canvas.showPage()
     canvas.save()
+
+
+@cache
+def _art_code(drawing: Drawing) -> tuple[tuple[str, ...], tuple[int, int]] | None:
+    """The operators of an art's form, drawn once per drawing (one per art and process, see
+    ``artwork.reportlab_drawing``) and written into each PDF's form as they are, with the PDF
+    version they need: what renderPDF writes in a form depends only on the drawing, as long as
+    it leaves nothing else in the document (no font, transparency, colour space, image or
+    form: then None, and it is drawn in each PDF)."""
+    scratch = Canvas(io.BytesIO(), invariant=1)
+    fonts = dict(scratch._doc.fontMapping)
+    scratch.beginForm("art")
+    renderPDF.draw(drawing, scratch, 0, 0)
+    alone = (
+        scratch._extgstate.getState() is None
+        and not scratch._colorsUsed
+        and not scratch._formsinuse
+        and not scratch._shadingUsed
+        and scratch._doc.fontMapping == fonts
+    )
+    return (tuple(scratch._code), scratch._doc._pdfVersion) if alone else None
 
 
 @contextlib.contextmanager
