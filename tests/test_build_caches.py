@@ -213,21 +213,45 @@ def test_art_drawings_are_read_once_per_machine_and_again_when_damaged_or_stale(
     monkeypatch.setattr(svglib, "svg2rlg", counting)
     monkeypatch.setenv("GACHAPRESS_CACHE_DIR", str(tmp_path))
     source = "openmoji:1F98A"
-    art.reportlab_drawing.cache_clear()
+    art._drawing.cache_clear()
     first = drawn(art.reportlab_drawing(source))
-    art.reportlab_drawing.cache_clear()  # as a new process would
+    art._drawing.cache_clear()  # as a new process would
     assert drawn(art.reportlab_drawing(source)) == first
     assert read == [1]
     (stored,) = (tmp_path / "art").iterdir()
     stored.write_bytes(stored.read_bytes()[:-10])  # a damaged disk
-    art.reportlab_drawing.cache_clear()
+    art._drawing.cache_clear()
     assert drawn(art.reportlab_drawing(source)) == first
     assert read == [1, 1]
     monkeypatch.setattr(art, "DRAWINGS", "drawings-v0")  # made by another version
-    art.reportlab_drawing.cache_clear()
+    art._drawing.cache_clear()
     assert drawn(art.reportlab_drawing(source)) == first
     assert read == [1, 1, 1]
-    art.reportlab_drawing.cache_clear()
+    art._drawing.cache_clear()
+
+
+def test_an_edited_art_file_is_read_again_in_the_same_process(tmp_path: Path) -> None:
+    """A preview rebuilds in one process: the face and the PDF drawing of an art file follow
+    its edits, and an unchanged file is parsed once."""
+    from gachapress.render import art
+
+    file = tmp_path / "coin.svg"
+    square = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+        '<rect width="{}" height="10"/></svg>'
+    )
+    file.write_text(square.format(4), encoding="utf-8")
+    source = f"file:{file}"
+    first = art.load_art(source)
+    assert art.load_art(source) is first  # parsed once
+    assert art.reportlab_drawing(source) is art.reportlab_drawing(source)
+    file.write_text(square.format(7), encoding="utf-8")
+    _, children = art.svg_art(source)
+    assert [child.get("width") for child in children] == ["7"]
+    rect = art.reportlab_drawing(source).contents[0]
+    while not hasattr(rect, "width"):  # svglib nests the shapes in groups
+        rect = rect.contents[0]
+    assert rect.width == 7
 
 
 def test_check_plays_a_game_again_only_when_its_play_data_changed(

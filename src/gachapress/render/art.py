@@ -19,7 +19,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
 
@@ -136,12 +136,16 @@ def is_svg(source: str) -> bool:
     return source.startswith("openmoji:") or source.endswith(".svg")
 
 
-@cache
 def load_art(source: str) -> SvgArt | bytes:
     """The art behind ``source``: a sanitised SVG, or the bytes of a checked PNG; ArtError
-    (located in the art file where it can be) when it is unusable."""
+    (located in the art file where it can be) when it is unusable. The file is read on every
+    call and parsed once per content, so a preview's rebuild sees an edited art file."""
+    return _parsed(source, _read(source_path(source)))
+
+
+@lru_cache(maxsize=1024)
+def _parsed(source: str, data: bytes) -> SvgArt | bytes:
     path = source_path(source)
-    data = _read(path)
     if is_svg(source):
         return sanitise_svg(data, path)
     return _bitmap(data, path, f"art file {path.name!r}")
@@ -154,21 +158,25 @@ def svg_art(source: str) -> tuple[str, list[ET.Element]]:
     return art.view_box, list(art.children)
 
 
-@cache
 def png_data_uri(source: str) -> str:
     data = load_art(source)
     assert isinstance(data, bytes)
     return _data_uri(data)
 
 
-@cache
 def reportlab_drawing(source: str):
-    """The art as a reportlab drawing (vector), read by svglib from the sanitised SVG. Reading
-    takes a tenth of a second for an emoji, so the drawing is kept in the user's cache (see
-    ``cached_bytes``) under a hash of the sanitised SVG and of Python's, svglib's and
-    reportlab's versions: a pickle, which only this tool writes there."""
+    """The art as a reportlab drawing (vector), read by svglib from the sanitised SVG: one
+    drawing per content of the art file in a process. Reading takes a tenth of a second for an
+    emoji, so the drawing is kept in the user's cache (see ``cached_bytes``) under a hash of the
+    sanitised SVG and of Python's, svglib's and reportlab's versions: a pickle, which only this
+    tool writes there."""
     art = load_art(source)
     assert isinstance(art, SvgArt)
+    return _drawing(source, art)
+
+
+@lru_cache(maxsize=1024)
+def _drawing(source: str, art: SvgArt):
     document = art.document()
     folder = machine_cache("art")
     if folder is None:
