@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 from starlette.testclient import TestClient
 
-from gachapress.build.builder import BuildOptions
+from gachapress.build.builder import BuildOptions, load_game_data
 from gachapress.data.load import load_rules
+from gachapress.errors import Problem
 from gachapress.serve.app import Preview, create_app
 from gachapress.serve.gallery import game_gallery
-from gachapress.serve.rebuild import Rebuilt, touched_games
-from tests.conftest import RULES
+from gachapress.serve.rebuild import Rebuilt, prepare, touched_games
+from tests.conftest import ROOT, RULES
 
 GAMES = ("gachapon-trick", "gotcha", "rps-fire")
 
@@ -215,3 +218,21 @@ def test_a_taken_port_is_said_at_once(tmp_path: Path) -> None:
     assert result.code == 1
     assert f"error: cannot listen on 127.0.0.1:{port}" in result.err
     assert not (tmp_path / "out").exists()  # said before building anything
+
+
+def test_the_first_save_finds_the_checks_random_games_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a start whose build had nothing to do, ``prepare`` has played the check's random
+    games of each previewed game, so the first save's rebuild does not."""
+    module = importlib.import_module("gachapress.checks.playtest")  # not the function it exports
+    shutil.copytree(RULES / "rps-fire", tmp_path / "rules" / "rps-fire")
+    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    monkeypatch.setattr(module, "_PASSED", set())
+    prepare(BuildOptions(root=tmp_path, out=tmp_path / "out"), ["rps-fire"])
+
+    def replayed(game: object) -> Iterator[Problem]:
+        raise AssertionError("played again")
+
+    monkeypatch.setattr(module, "_played", replayed)
+    assert list(module.playtest(load_game_data("rps-fire", tmp_path / "rules"))) == []

@@ -75,7 +75,7 @@ def serve(
     typer.echo(f"building {', '.join(selected)} ...", err=True)
     try:
         preview.build(selected)
-        prepare(options)
+        prepare(options, selected)
     except KeyboardInterrupt:
         listener.close()
         typer.echo("stopped", err=True)

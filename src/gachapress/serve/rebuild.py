@@ -71,11 +71,17 @@ def rebuild(options: BuildOptions, games: Sequence[str], *, quick: bool = False)
     return Rebuilt(not report.problems, problems, written, deferred)
 
 
-def prepare(options: BuildOptions) -> None:
+def prepare(options: BuildOptions, games: Sequence[str]) -> None:
     """Do once what every rebuild needs, so that the first save is rebuilt as quickly as the
-    later ones: load the rebuild's code, register the fonts, compile the page templates."""
+    later ones: load the rebuild's code, register the fonts, compile the page templates, read
+    the string table and the games, and play the check's random games of each (after a build
+    with nothing to do, none of it was done)."""
     from jinja2 import TemplateError
 
+    from gachapress.book.words import StringTable
+    from gachapress.build.builder import load_game_data
+    from gachapress.checks.playtest import playtest
+    from gachapress.errors import RulesError
     from gachapress.publish import book_html, site
     from gachapress.publish.templating import environment
     from gachapress.render.fonts import cache_dir
@@ -88,3 +94,9 @@ def prepare(options: BuildOptions) -> None:
     for name in (book_html.TEMPLATE, site.TEMPLATE):
         with contextlib.suppress(TemplateError, OSError):  # a broken template is built to say so
             env.get_template(name)
+    with contextlib.suppress(RulesError):  # a broken file: the build said so
+        StringTable.load(options.templates)
+    for game in games:
+        with contextlib.suppress(RulesError):
+            for _ in playtest(load_game_data(game, options.root / "rules")):
+                pass  # what it finds, the build that checks the game says
