@@ -74,14 +74,16 @@ def rebuild(options: BuildOptions, games: Sequence[str], *, quick: bool = False)
 def prepare(options: BuildOptions, games: Sequence[str]) -> None:
     """Do once what every rebuild needs, so that the first save is rebuilt as quickly as the
     later ones: load the rebuild's code, register the fonts, compile the page templates, read
-    the string table and the games, and play the check's random games of each (after a build
-    with nothing to do, none of it was done)."""
+    the string table and every game (the index of out/ names them all), and play the check's
+    random games of each game previewed (after a build with nothing to do, none of it was
+    done)."""
     from jinja2 import TemplateError
 
     from gachapress.book.words import StringTable
     from gachapress.build.builder import load_game_data
     from gachapress.checks.playtest import playtest
     from gachapress.errors import RulesError
+    from gachapress.games import GAME_IDS
     from gachapress.publish import book_html, site
     from gachapress.publish.templating import environment
     from gachapress.render.fonts import cache_dir
@@ -96,7 +98,10 @@ def prepare(options: BuildOptions, games: Sequence[str]) -> None:
             env.get_template(name)
     with contextlib.suppress(RulesError):  # a broken file: the build said so
         StringTable.load(options.templates)
-    for game in games:
-        with contextlib.suppress(RulesError):
-            for _ in playtest(load_game_data(game, options.root / "rules")):
-                pass  # what it finds, the build that checks the game says
+    rules = options.root / "rules"
+    for game in (game for game in GAME_IDS if (rules / game).is_dir()):
+        with contextlib.suppress(RulesError):  # a broken game: the build said so
+            loaded = load_game_data(game, rules)
+            if game in games:
+                for _ in playtest(loaded):
+                    pass  # what it finds, the build that checks the game says
