@@ -164,12 +164,17 @@ class State(ABC):
         """The winning seats once the game is over (several when they share), else []."""
 
     # -- for subclasses, replay and tests ----------------------------------------------------
-    def shuffle(self, items: list[Any]) -> None:
+    def shuffle(self, items: list[Any], size: int | None = None, steps: int | None = None) -> None:
         """Shuffle ``items`` in place with the game's generator: the very order
         ``self.rng.shuffle`` gives (the same draws of ``getrandbits``), without its per-card
-        method calls, which cost more than a short game's play."""
+        method calls, which cost more than a short game's play.
+
+        A shuffle fixes the last place first, then the one below, and so on; ``size`` and
+        ``steps`` take only the first ``steps`` of the steps that shuffle ``items[:size]``, so
+        that a game may settle just the top of a deck and go on later with the same draws."""
         getrandbits = self.rng.getrandbits
-        for i, n, bits in _shuffle_steps(len(items)):
+        order = _shuffle_steps(len(items) if size is None else size)
+        for i, n, bits in order if steps is None else order[:steps]:
             j = getrandbits(bits)
             while j >= n:
                 j = getrandbits(bits)

@@ -25,7 +25,6 @@ from gachapress.engine.core import (
     Action,
     Game,
     PhasedState,
-    _shuffle_steps,
     conceal_target,
     permute_hidden,
 )
@@ -202,12 +201,7 @@ class GotchaState(PhasedState):
         if unshuffled <= stop or unshuffled < 2:
             return
         stop = max(stop, 1)
-        deck, getrandbits = self._deck, self.rng.getrandbits
-        for i, n, bits in _shuffle_steps(unshuffled)[: unshuffled - stop]:
-            j = getrandbits(bits)
-            while j >= n:
-                j = getrandbits(bits)
-            deck[i], deck[j] = deck[j], deck[i]
+        self.shuffle(self._deck, unshuffled, unshuffled - stop)
         self._unshuffled = stop if stop > 1 else 0
 
     def _coin(self, sides: int) -> int:
