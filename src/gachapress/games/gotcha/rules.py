@@ -39,11 +39,9 @@ def _check_seat(players: int, seat: int, what: str) -> None:
 def _spend_pairs(spends: list[list[int]]) -> list[tuple[int, int]]:
     pairs = []
     for seat, spend in enumerate(spends):
-        if len(spend) != 2:
+        if len(spend) != 2 or spend[0] < 0 or spend[1] < 0:
             raise ValueError(f"seat {seat}: a spend is [yen, cards revealed], both >= 0")
         yen, cards = spend
-        if yen < 0 or cards < 0:
-            raise ValueError(f"seat {seat}: a spend is [yen, cards revealed], both >= 0")
         if cards == 0 and yen > 0:
             raise ValueError(f"seat {seat}: {yen} yen spent without revealing a card")
         pairs.append((yen, cards))
