@@ -4,7 +4,7 @@ Run: python bench/engine_bench.py [--games-per-run N] [--no-jobs] [--long] [GAME
 Single-process rates use CPU time (games/s per core) and drive each game through the public API
 with the very loop that drives OpenSpiel's C++ hearts (``pip install -e '.[bench]'``): a
 uniformly random legal action, applied, until the game is over. ``x hearts`` is a game's
-actions/s over those of hearts measured right after it (hearts counts its players' actions;
+actions/s over those of hearts, the two played in turns (hearts counts its players' actions;
 its dealing, chance nodes, is timed as our games' deals are, inside the game). The --jobs
 rates are wall-clock `sim` runs and need a quiet machine. --long adds a 100,000-game `sim` to
 show that memory stays flat.
@@ -25,16 +25,31 @@ from gachapress.games import GAME_IDS, game_spec
 from gachapress.sim import SimSpec, run_sim
 
 
-def best_of_three(play: Callable[[int], int], games: int) -> tuple[float, float]:
-    """(actions/s, games/s) of ``play(seed)`` (which returns the actions it took) over seeds
+def interleaved(plays: list[Callable[[int], int]], games: int) -> list[tuple[float, float]]:
+    """(actions/s, games/s) of each ``play(seed)`` (which returns the actions it took) over seeds
     0..games-1, on CPU time (the process's own seconds, so other work on the machine does not
-    count), best of three."""
-    best, actions = float("inf"), 0
-    for _ in range(3):
-        start = time.process_time()
-        actions = sum(play(seed) for seed in range(games))
-        best = min(best, time.process_time() - start)
-    return actions / best, games / best
+    count).
+
+    The seeds go in chunks of CHUNK, and each chunk is played by every contestant in turn, three
+    times, keeping each one's fastest time for it: a virtual machine's speed drifts by a factor
+    of two over seconds even when it is quiet, and taking turns every few milliseconds makes a
+    game and hearts meet the same drift."""
+    actions, seconds = [0] * len(plays), [0.0] * len(plays)
+    for first in range(0, games, CHUNK):
+        seeds = range(first, min(first + CHUNK, games))
+        best = [float("inf")] * len(plays)
+        for _ in range(3):
+            for index, play in enumerate(plays):
+                start = time.process_time()
+                taken = sum(play(seed) for seed in seeds)
+                best[index] = min(best[index], time.process_time() - start)
+                actions[index] += taken
+        for index in range(len(plays)):
+            seconds[index] += best[index]
+    return [(actions[i] / 3 / seconds[i], games / seconds[i]) for i in range(len(plays))]
+
+
+CHUNK = 10
 
 
 def random_loop(state: Any, choose: Callable[[], float]) -> int:
@@ -47,14 +62,11 @@ def random_loop(state: Any, choose: Callable[[], float]) -> int:
     return actions
 
 
-def single_process(game_id: str, players: int, mode: str, games: int) -> tuple[float, float]:
-    """(actions/s, games/s) of random games of ours, through the public API."""
+def ours(game_id: str, players: int, mode: str) -> Callable[[int], int]:
+    """``play(seed)``: one random game of ours through the public API; the actions it took."""
     game = load_game(game_id)
-    return best_of_three(
-        lambda seed: random_loop(
-            game.new_game(players, seed, mode), random.Random(2 * seed + 1).random
-        ),
-        games,
+    return lambda seed: random_loop(
+        game.new_game(players, seed, mode), random.Random(2 * seed + 1).random
     )
 
 
@@ -83,13 +95,12 @@ def hearts_actions(seed: int) -> int:
     return actions
 
 
-def hearts(games: int) -> float | None:
-    """actions/s of OpenSpiel's C++ hearts in the same loop, or None without open-spiel."""
+def has_hearts() -> bool:
     try:
         import pyspiel  # type: ignore[import-not-found]  # noqa: F401
     except ImportError:
-        return None
-    return best_of_three(hearts_actions, games)[0]
+        return False
+    return True
 
 
 def with_jobs(game_id: str, players: int, mode: str, games: int, jobs: int) -> float:
@@ -111,7 +122,8 @@ def main() -> None:
     parser.add_argument("--no-jobs", action="store_true", help="skip the wall-clock sim runs")
     parser.add_argument("--long", action="store_true")
     options = parser.parse_args()
-    if hearts(1) is None:
+    reference = has_hearts()
+    if not reference:
         print("open-spiel is not installed (pip install -e '.[bench]'): no hearts reference")
     print(
         f"{'game':16}{'mode':12}{'players':>8}{'actions/s':>12}{'hearts':>10}{'x hearts':>9}"
@@ -125,13 +137,17 @@ def main() -> None:
             continue
         for mode, mode_data in load_game(game_id).model.modes.items():
             for players in mode_data.players:
-                rate, games_rate = single_process(game_id, players, mode, options.count)
-                # hearts just after each game, so that both meet the same load on the machine
-                reference = hearts(options.count)
+                play = ours(game_id, players, mode)
+                if reference:
+                    (rate, games_rate), (hearts, _) = interleaved(
+                        [play, hearts_actions], options.count
+                    )
+                else:
+                    ((rate, games_rate),) = interleaved([play], options.count)
                 line = f"{game_id:16}{mode:12}{players:8d}{rate:12,.0f}"
                 if reference:
-                    ratios.append(rate / reference)
-                    line += f"{reference:10,.0f}{rate / reference:9.2f}"
+                    ratios.append(rate / hearts)
+                    line += f"{hearts:10,.0f}{rate / hearts:9.2f}"
                 else:
                     line += f"{'-':>10}{'-':>9}"
                 line += f"{games_rate:10,.0f}"
