@@ -24,11 +24,23 @@ from gachapress.engine import load_game
 from gachapress.games import GAME_IDS, game_spec
 from gachapress.sim import SimSpec, run_sim
 
+Play = Callable[[int, Callable[[], float]], int]
+"""``play(seed, choose)`` plays one game, picking its random actions with ``choose``; the actions
+it took."""
 
-def interleaved(plays: list[Callable[[int], int]], games: int) -> list[tuple[float, float]]:
-    """(actions/s, games/s) of each ``play(seed)`` (which returns the actions it took) over seeds
-    0..games-1, on CPU time (the process's own seconds, so other work on the machine does not
-    count).
+
+def chooser(seed: int) -> Callable[[], float]:
+    """The random numbers that pick the actions of game ``seed``, the same for every contestant.
+
+    They are made before the clock starts: seeding a Mersenne Twister costs as much as several
+    actions, is the bench's work and not an engine's, and would weigh on a game of 11 actions
+    five times more than on hearts' 52."""
+    return random.Random(2 * seed + 1).random
+
+
+def interleaved(plays: list[Play], games: int) -> list[tuple[float, float]]:
+    """(actions/s, games/s) of each contestant over seeds 0..games-1, on CPU time (the process's
+    own seconds, so other work on the machine does not count).
 
     The seeds go in chunks of CHUNK, and each chunk is played by every contestant in turn, three
     times, keeping each one's fastest time for it: a virtual machine's speed drifts by a factor
@@ -40,8 +52,9 @@ def interleaved(plays: list[Callable[[int], int]], games: int) -> list[tuple[flo
         best = [float("inf")] * len(plays)
         for _ in range(3):
             for index, play in enumerate(plays):
+                choosers = [chooser(seed) for seed in seeds]
                 start = time.process_time()
-                taken = sum(play(seed) for seed in seeds)
+                taken = sum(map(play, seeds, choosers))
                 best[index] = min(best[index], time.process_time() - start)
                 actions[index] += taken
         for index in range(len(plays)):
@@ -62,12 +75,10 @@ def random_loop(state: Any, choose: Callable[[], float]) -> int:
     return actions
 
 
-def ours(game_id: str, players: int, mode: str) -> Callable[[int], int]:
-    """``play(seed)``: one random game of ours through the public API; the actions it took."""
+def ours(game_id: str, players: int, mode: str) -> Play:
+    """One random game of ours through the public API."""
     game = load_game(game_id)
-    return lambda seed: random_loop(
-        game.new_game(players, seed, mode), random.Random(2 * seed + 1).random
-    )
+    return lambda seed, choose: random_loop(game.new_game(players, seed, mode), choose)
 
 
 @functools.cache
@@ -77,12 +88,11 @@ def _hearts_game() -> Any:
     return pyspiel.load_game("hearts")
 
 
-def hearts_actions(seed: int) -> int:
+def hearts_actions(seed: int, choose: Callable[[], float]) -> int:
     """Play one game of OpenSpiel's C++ hearts in the same loop; its players' actions.
 
     The deal (chance nodes) is played in the loop too, as our games deal inside theirs, but
     not counted as actions."""
-    choose = random.Random(2 * seed + 1).random
     state, actions = _hearts_game().new_initial_state(), 0
     while not state.is_terminal():
         if state.is_chance_node():

@@ -7,47 +7,43 @@ instructions a run executes, which repeat to the instruction whatever else the m
 configuration plays seeds 0..N-1 with random bots through engine_bench.py's public-API loop, and
 OpenSpiel's C++ hearts is driven by the same loop; ``x hearts`` is hearts' instructions per action
 over the game's (so 0.5 means the game needs twice the instructions for one action). Startup,
-imports and loading the rules are counted in a run with no games and subtracted. Each run is
+imports, loading the rules and making the random numbers that pick the actions are counted in a
+run that plays no game, and subtracted. Each run is
 about fifty times slower than normal.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from engine_bench import random_loop
+from engine_bench import chooser, hearts_actions, ours
 from gachapress.engine import load_game
 from gachapress.games import GAME_IDS, game_spec
 
 HEARTS = "hearts"
 
 
-def play(game_id: str, mode: str, players: int, games: int) -> int:
-    """Play seeds 0..games-1 (after one warm-up game); the actions taken."""
-    if game_id == HEARTS:
-        from engine_bench import hearts_actions
-
-        hearts_actions(0)
-        return sum(hearts_actions(seed) for seed in range(games))
-    game = load_game(game_id)
-    random_loop(game.new_game(players, 0, mode), random.Random(1).random)
-    return sum(
-        random_loop(game.new_game(players, seed, mode), random.Random(2 * seed + 1).random)
-        for seed in range(games)
-    )
+def play(game_id: str, mode: str, players: int, games: int, fixed: bool) -> int:
+    """Play seeds 0..games-1 (after one warm-up game); the actions taken. ``fixed`` does all but
+    play: it loads the game and makes the random numbers that pick the actions."""
+    contestant = hearts_actions if game_id == HEARTS else ours(game_id, players, mode)
+    contestant(0, chooser(0))
+    choosers = [chooser(seed) for seed in range(games)]
+    return 0 if fixed else sum(map(contestant, range(games), choosers))
 
 
-def instructions(game_id: str, mode: str, players: int, games: int) -> tuple[int, int]:
+def instructions(
+    game_id: str, mode: str, players: int, games: int, fixed: bool = False
+) -> tuple[int, int]:
     """(instructions, actions) of one run of ``play`` under callgrind."""
     result = subprocess.run(
         [
-            "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-            sys.executable, __file__, "--inner", game_id, mode, str(players), str(games),
+            "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+            __file__, "--inner", game_id, mode, str(players), str(games), str(int(fixed)),
         ],
         capture_output=True, text=True, check=True, cwd=Path(__file__).parent,
     )
@@ -61,14 +57,14 @@ def instructions(game_id: str, mode: str, players: int, games: int) -> tuple[int
 def per_action(game_id: str, mode: str, players: int, games: int) -> float:
     """Instructions per action, the fixed cost of a run with no games taken away."""
     total, actions = instructions(game_id, mode, players, games)
-    fixed, _ = instructions(game_id, mode, players, 0)
+    fixed, _ = instructions(game_id, mode, players, games, fixed=True)
     return (total - fixed) / actions
 
 
 def main() -> None:
     if sys.argv[1:2] == ["--inner"]:
-        game_id, mode, players, games = sys.argv[2:6]
-        print(f"actions {play(game_id, mode, int(players), int(games))}")
+        game_id, mode, players, games, fixed = sys.argv[2:7]
+        print(f"actions {play(game_id, mode, int(players), int(games), fixed == '1')}")
         return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("games", nargs="*", default=list(GAME_IDS))
