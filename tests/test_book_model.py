@@ -128,3 +128,28 @@ def test_an_example_naming_an_unknown_clarification_is_a_located_error(tmp_path:
     line = text[: text.index("clarification: fire-alarm-value")].count("\n") + 1
     assert f"examples.yaml:{line}:" in str(problem)
     assert "unknown clarification 'alarm-valu'" in str(problem)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_tokens_are_counted_as_tokens_beside_the_cards(lang: str) -> None:
+    """Gasha's bonus tokens are not cards: the header counts them apart, and in Japanese their
+    components line takes the counter for things (個), not the one for flat cards (枚)."""
+    model = load_rules("gasha").model
+    forms = {deck_id: deck.form for deck_id, deck in model.deck_items()}
+    cards = sum(deck.size() for _, deck in model.deck_items() if deck.form == "card")
+    tokens = sum(deck.size() for _, deck in model.deck_items() if deck.form == "token")
+    assert cards and tokens
+    book = books("gasha")[lang]
+    facts = dict(book.header.facts)
+    expected = {
+        "en": f"{cards} cards, {tokens} tokens",
+        "ja": f"カード{cards}枚、トークン{tokens}個",
+    }
+    assert expected[lang] in facts.values()
+    (section,) = [n for n in nodes(book) if isinstance(n, m.ComponentsSection)]
+    counted = list(zip(section.items, model.components, strict=True))
+    assert {forms[c.deck] for _, c in counted if c.deck} == {"card", "token"}
+    for item, component in counted:
+        assert component.deck is not None
+        counter = {"en": "", "ja": "個" if forms[component.deck] == "token" else "枚"}[lang]
+        assert item.count == f"{component.count}{counter}"

@@ -228,6 +228,21 @@ def test_japanese_faces_keep_the_japanese_floor_and_set_numbers_in_latin() -> No
     assert points.font == next(line for line in _lines(english[card]) if line.text == "5").font
 
 
+def test_a_card_back_is_titled_in_the_card_language(project: Path) -> None:
+    """The title of a back's SVG (what a screen reader says, and a file browser shows) is in
+    the language of the cards, as the fronts' are."""
+    result = run_cli("build", "gotcha", "--paper", "a4", cwd=project, env=ENV)
+    assert result.code == 0, result.err
+    model = load_rules("gotcha").model
+    assert model.card_language(None) == "ja"
+    backs = sorted((project / "out" / "gotcha" / "cards").glob("back-*.svg"))
+    assert backs
+    for path in backs:
+        title = ET.parse(path).getroot().findtext(f"{SVG}title") or ""
+        deck = model.deck(path.stem.removeprefix("back-"))
+        assert title == f"{model.name.get('ja')}：{deck.name.get('ja')}（裏面）"
+
+
 @pytest.mark.parametrize("width", [18 + 1.5 * i for i in range(16)])
 def test_japanese_lines_do_not_end_on_an_opening_bracket_nor_split_a_number(
     width: float,

@@ -249,13 +249,16 @@ class BookBuilder:
             (self.ui("players"), self.players_text(self.model.player_counts())),
             (self.ui("play_time"), self.minutes()),
         ]
-        total = sum(deck.size() for _, deck in self.model.deck_items())
-        tokens = any(deck.form == "token" for _, deck in self.model.deck_items())
+        decks = [deck for _, deck in self.model.deck_items()]
+        cards = sum(deck.size() for deck in decks if deck.form == "card")
+        tokens = sum(deck.size() for deck in decks if deck.form == "token")
         facts.append(
             (
-                self.ui("cards_and_tokens" if tokens else "cards_total"),
-                self.ui("component_count", n=total),
+                self.ui("cards_and_tokens"),
+                self.ui("cards_and_tokens_count", cards=cards, tokens=tokens),
             )
+            if tokens
+            else (self.ui("cards_total"), self.ui("component_count", n=cards))
         )
         summary = None
         if len(self.model.modes) == 1:
@@ -374,9 +377,10 @@ class BookBuilder:
         items = []
         for component in self.model.components:
             if component.deck is not None:
-                name = self.t(self.model.deck(component.deck).name)
-                count = self.ui("component_count", n=component.count)
-                items.append(m.ComponentItem(name, count, f"#deck-{component.deck}"))
+                deck = self.model.deck(component.deck)
+                counter = "component_count_tokens" if deck.form == "token" else "component_count"
+                count = self.ui(counter, n=component.count)
+                items.append(m.ComponentItem(self.t(deck.name), count, f"#deck-{component.deck}"))
             else:
                 assert component.name is not None
                 items.append(

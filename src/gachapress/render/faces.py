@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gachapress.book.words import StringTable, Words
 from gachapress.data.load import GameData
 from gachapress.data.model import Card
 from gachapress.data.placeholders import PlaceholderError, card_texts
@@ -90,6 +91,7 @@ def game_faces(
     if problems:
         raise RulesError(problems)
     drawing = {"measure": measure, "lang": lang, "icons": layout.icons, "palette": layout.palette}
+    words = Words(StringTable.load(templates), lang, game.id)
     decks = []
     for deck_id, deck in game.model.deck_items():
         deck_layout = layout.decks[deck_id]
@@ -133,7 +135,9 @@ def game_faces(
         try:
             back = resolve_face(
                 f"back-{deck_id}",
-                f"{game.model.name.get(lang)}: {deck.name.get(lang)} (back)",
+                words.ui(
+                    "card_back_title", game=game.model.name.get(lang), deck=deck.name.get(lang)
+                ),
                 deck_layout.back,
                 shape,
                 context,
