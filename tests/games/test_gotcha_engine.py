@@ -784,11 +784,21 @@ def test_a_clone_is_independent_of_its_original() -> None:
             before = game.snapshot()
             for option in game.legal_actions():
                 copy = game.clone()
+                assert copy.snapshot() == before, "a clone differs from its original"
                 copy.apply(option)
                 copy.check_invariants()
                 assert game.snapshot() == before, f"applying {option} to a clone changed it"
         game.apply(action)
     assert game.snapshot() == state.snapshot()
+
+
+def test_a_played_state_keeps_its_attributes_inline() -> None:
+    """CPython 3.11 keeps at most 30 attribute names of an object inline; past that every
+    attribute read and method lookup of the state goes through a dict. The state's own
+    attributes are slots, so its instance dict holds only the base class's few."""
+    state, _ = play_game(GAME, 4, 3)
+    assert len(vars(state)) < 30
+    assert set(vars(state)).isdisjoint(GotchaState.__slots__)
 
 
 def spend(state: GotchaState, placed: list[str], revealed: list[str]) -> None:

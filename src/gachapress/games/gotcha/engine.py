@@ -90,6 +90,47 @@ class GotchaState(PhasedState):
     ``removed`` gacha cards nobody spent on (clarification unclaimed-gacha).
     """
 
+    # Slots, not an instance dict: CPython 3.11 keeps an object's attributes inline (fast to
+    # read, and ``self.f()`` finds its method fast) only up to 30 names, and this state has 36
+    # besides the base class's 7, which stay in the (then small) instance dict.
+    __slots__ = (
+        "announced",
+        "by_id",
+        "card_of",
+        "claimed",
+        "discard",
+        "draw",
+        "gacha",
+        "gacha_deck",
+        "hands",
+        "held_back",
+        "in_force",
+        "model",
+        "order",
+        "phase",
+        "place_action",
+        "placed",
+        "placed_now",
+        "placing_round",
+        "queue",
+        "rebuilds",
+        "redraws",
+        "removed",
+        "reveal_action",
+        "revealed",
+        "round_changed",
+        "shown",
+        "spends",
+        "step",
+        "tables",
+        "take_action",
+        "taken_now",
+        "turn",
+        "turn_player",
+        "turns",
+        "use_action",
+        "used",
+    )
     max_actions_per_player: ClassVar[int] = 4000
     shared_attributes = (
         "model",
@@ -146,7 +187,9 @@ class GotchaState(PhasedState):
         """An independent copy, made by hand: cards are immutable and shared, every list of
         them is copied (much faster than the base class's deep copy)."""
         other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        other.__dict__.update(self.__dict__)  # the base class's attributes
+        for name in GotchaState.__slots__:
+            setattr(other, name, getattr(self, name))
         other.log = list(self.log)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
