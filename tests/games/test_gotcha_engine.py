@@ -792,13 +792,15 @@ def test_a_clone_is_independent_of_its_original() -> None:
     assert game.snapshot() == state.snapshot()
 
 
-def test_a_played_state_keeps_its_attributes_inline() -> None:
+def test_a_played_state_keeps_its_attributes_inline_and_its_cards_as_ids() -> None:
     """CPython 3.11 keeps at most 30 attribute names of an object inline; past that every
     attribute read and method lookup of the state goes through a dict. The state's own
-    attributes are slots, so its instance dict holds only the base class's few."""
+    attributes are slots, so its instance dict holds only the base class's few. Hand cards
+    are held as ids: strings compare and hash without running Python code."""
     state, _ = play_game(GAME, 4, 3)
     assert len(vars(state)) < 30
     assert set(vars(state)).isdisjoint(GotchaState.__slots__)
+    assert state.draw and all(type(card) is str for card in [*state.draw, *sum(state.hands, [])])
 
 
 def spend(state: GotchaState, placed: list[str], revealed: list[str]) -> None:
