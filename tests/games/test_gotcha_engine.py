@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from itertools import chain
 from typing import Any
 
 import pytest
@@ -800,7 +801,7 @@ def test_a_played_state_keeps_its_attributes_inline_and_its_cards_as_ids() -> No
     state, _ = play_game(GAME, 4, 3)
     assert len(vars(state)) < 30
     assert set(vars(state)).isdisjoint(GotchaState.__slots__)
-    assert state.draw and all(type(card) is str for card in [*state.draw, *sum(state.hands, [])])
+    assert state.draw and all(type(card) is str for card in chain(state.draw, *state.hands))
 
 
 def spend(state: GotchaState, placed: list[str], revealed: list[str]) -> None:
