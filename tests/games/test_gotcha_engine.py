@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from itertools import chain
 from typing import Any
 
 import pytest
@@ -87,10 +88,10 @@ def deal(
     (or, with ``draw_rest=False``, to the discard), every other gacha card to the bottom of the
     gacha deck.
     """
-    pool = [c for c in state.tables.draw_deck]
+    pool = list(state.tables.draw_deck)
 
-    def take(text: str) -> list[Any]:
-        cards = [CARDS[i] for i in text.split()]
+    def take(text: str) -> list[str]:
+        cards = text.split()
         for card in cards:
             pool.remove(card)
         return cards
@@ -174,11 +175,11 @@ def test_an_all_notice_hand_may_be_redrawn_once() -> None:
     hands = [["ituned-1500"] * 7, notices.split(), ["ituned-3000"] * 7]
     for hand in hands:
         for card_id in hand:
-            pool.remove(CARDS[card_id])
+            pool.remove(card_id)
     for card_id in top.split():
-        pool.remove(CARDS[card_id])
-    state.hands = [[CARDS[i] for i in hand] for hand in hands]
-    state.draw = [*pool, *reversed([CARDS[i] for i in top.split()])]
+        pool.remove(card_id)
+    state.hands = [list(hand) for hand in hands]
+    state.draw = [*pool, *reversed(top.split())]
     Dice().use(state)
     state._legal = None
     state.check_invariants()
@@ -187,8 +188,8 @@ def test_an_all_notice_hand_may_be_redrawn_once() -> None:
     assert legal(state) == ["keep", "redraw"]
     play(state, "redraw")
     # The same number drawn first (the seven top cards), then the shown cards shuffled in.
-    assert ids(state.hands[1]) == top.split()
-    assert len(state.draw) == 60 - 21 and set(notices.split()) <= set(ids(state.draw))
+    assert state.hands[1] == top.split()
+    assert len(state.draw) == 60 - 21 and set(notices.split()) <= set(state.draw)
     assert events(state, "redraw") == [{"event": "redraw", "seat": 1, "shown": notices.split()}]
     # The shown hand is a public reveal (clarification redraw-shown): every seat sees it, in
     # its observation and in its view of the log, also once the cards are back in the deck.
@@ -360,7 +361,7 @@ def test_the_seeds_announcement_example_and_a_30_percent_roll() -> None:
     assert state.phase == "announce"  # only three passes since B's notice
     choose("pass")  # B: four passes in a row, the announcements are over
     assert order == [0, 1, 2, 3, 0, 1, 2, 3, 0, 1]
-    assert ids(state.used) == ["notice-vip", "notice-pickup"]
+    assert state.used == ["notice-vip", "notice-pickup"]
     # B rolls: 20% + 0 (plain iTuned) + 10% (Pick-up) = 30%; a 3 is 30, not above: B wins.
     assert events(state, "roll") == [
         {"event": "roll", "seat": 1, "face": 3, "rate": 30, "hit": True}
@@ -368,11 +369,11 @@ def test_the_seeds_announcement_example_and_a_30_percent_roll() -> None:
     assert ids(state.claimed[1]) == ["gacha-11"] and dice.faces == []
     # Refill: A's and C's revealed cards (they never rolled) and B's go to the discard; D's
     # face-down notice goes back to hand; then A, B, C, D each draw one from the top.
-    assert sorted(ids(state.discard)) == ["ituned-1500", "ituned-3000", "ituned-5000"]
-    assert ids(state.hands[0]) == ["notice-rate-correction", "ituned-10000"]
-    assert ids(state.hands[1]) == ["ituned-1500"]
-    assert ids(state.hands[2]) == ["ituned-3000"]
-    assert ids(state.hands[3]) == ["notice-apology", "notice-rate-review", "ituned-5000"]
+    assert sorted(state.discard) == ["ituned-1500", "ituned-3000", "ituned-5000"]
+    assert state.hands[0] == ["notice-rate-correction", "ituned-10000"]
+    assert state.hands[1] == ["ituned-1500"]
+    assert state.hands[2] == ["ituned-3000"]
+    assert state.hands[3] == ["notice-apology", "notice-rate-review", "ituned-5000"]
     # The player on the winner's left is the next turn player: C (seat 2).
     assert state.turn_player == 2 and state.phase == "place" and state.in_force == []
 
@@ -401,7 +402,7 @@ def test_misses_announce_again_then_everyone_missed_starts_over() -> None:
     assert state.queue == [0, 1, 2] and state.current_player == 1
     play(state, "pass", "pass", "pass")
     # Seat 0 rolls 10%: a 2 (20) misses. Its revealed card is discarded at once.
-    assert state.phase == "announce" and ids(state.discard) == ["ituned-10000"]
+    assert state.phase == "announce" and state.discard == ["ituned-10000"]
     # FAQ: notices may be used again before the next roll.
     assert state.current_player == 1
     play(state, "use notice-anniversary", "pass", "pass", "pass")
@@ -417,9 +418,9 @@ def test_misses_announce_again_then_everyone_missed_starts_over() -> None:
     assert (
         state.turn_player == 1
         and state.placing_round == 1
-        and ids(state.in_force) == ["notice-anniversary"]
+        and state.in_force == ["notice-anniversary"]
     )
-    assert [ids(h) for h in state.hands] == [["ituned-1500"], [], ["ituned-3000"]]
+    assert state.hands == [["ituned-1500"], [], ["ituned-3000"]]
     # Seat 1 has no card at all: it is not asked; seat 2 goes first.
     assert state.current_player == 2
     play(state, "place ituned-3000", "done", "done", "done", "done")
@@ -509,7 +510,7 @@ def test_seating_when_b_is_turn_player_and_nobody_wins_d_is_next() -> None:
     assert ids(state.removed) == ["gacha-05"] and not any(state.claimed)
     assert events(state, "notice") == [] and events(state, "roll") == []  # no announcements
     # Refill from the turn player B clockwise: B, D, C, A each draw the next top card.
-    assert [ids(h)[-1] for h in state.hands] == [
+    assert [h[-1] for h in state.hands] == [
         "ituned-1500",
         "ituned-10000",
         "ituned-5000",
@@ -533,17 +534,17 @@ def test_an_empty_draw_deck_is_rebuilt_from_discarded_ituned_only() -> None:
     # the discard. Nobody has a card: the gacha closes at once, and the refill draws: seat 0
     # takes the 5000, then the deck is rebuilt from the discarded iTuned cards for seats 1, 2.
     assert ids(state.removed) == ["gacha-05"]
-    assert ids(state.hands[0]) == ["ituned-5000"]
+    assert state.hands[0] == ["ituned-5000"]
     assert len(events(state, "rebuild")) == 1 and events(state, "rebuild")[0]["cards"] == 47
-    assert len(state.draw) == 45 and all(c.id.startswith("ituned-") for c in state.draw)
-    assert len(state.discard) == 12 and all(c.id.startswith("notice-") for c in state.discard)
+    assert len(state.draw) == 45 and all(c.startswith("ituned-") for c in state.draw)
+    assert len(state.discard) == 12 and all(c.startswith("notice-") for c in state.discard)
 
 
 def test_with_no_deck_and_no_discarded_ituned_nobody_draws() -> None:
     state = started(3)
-    everything = [c for c in state.tables.draw_deck]
-    notices = [c for c in everything if c.id.startswith("notice-")]
-    ituned = [c for c in everything if not c.id.startswith("notice-")]
+    everything = list(state.tables.draw_deck)
+    notices = [c for c in everything if c.startswith("notice-")]
+    ituned = [c for c in everything if not c.startswith("notice-")]
     state.hands = [ituned[:16], ituned[16:32], ituned[32:]]
     state.placed, state.revealed = [[], [], []], [[], [], []]
     state.draw, state.discard = [], notices
@@ -747,7 +748,7 @@ def _independent_check(state: Any, tally: Tally) -> None:
     )
     points = [sum(CARDS[g].points for g in (c.id for c in claimed)) for claimed in state.claimed]  # type: ignore[attr-defined]
     yen = [
-        sum(CARDS[c.id].amount for c in hand if c.id.startswith("ituned-"))  # type: ignore[attr-defined]
+        sum(CARDS[c].amount for c in hand if c.startswith("ituned-"))  # type: ignore[attr-defined]
         for hand in state.hands
     ]
     totals = [p + y // 2 for p, y in zip(points, yen, strict=True)]
@@ -784,11 +785,23 @@ def test_a_clone_is_independent_of_its_original() -> None:
             before = game.snapshot()
             for option in game.legal_actions():
                 copy = game.clone()
+                assert copy.snapshot() == before, "a clone differs from its original"
                 copy.apply(option)
                 copy.check_invariants()
                 assert game.snapshot() == before, f"applying {option} to a clone changed it"
         game.apply(action)
     assert game.snapshot() == state.snapshot()
+
+
+def test_a_played_state_keeps_its_attributes_inline_and_its_cards_as_ids() -> None:
+    """CPython 3.11 keeps at most 30 attribute names of an object inline; past that every
+    attribute read and method lookup of the state goes through a dict. The state's own
+    attributes are slots, so its instance dict holds only the base class's few. Hand cards
+    are held as ids: strings compare and hash without running Python code."""
+    state, _ = play_game(GAME, 4, 3)
+    assert len(vars(state)) < 30
+    assert set(vars(state)).isdisjoint(GotchaState.__slots__)
+    assert state.draw and all(type(card) is str for card in chain(state.draw, *state.hands))
 
 
 def spend(state: GotchaState, placed: list[str], revealed: list[str]) -> None:
@@ -797,8 +810,8 @@ def spend(state: GotchaState, placed: list[str], revealed: list[str]) -> None:
     for seat, (down, up) in enumerate(zip(placed, revealed, strict=True)):
         for target, text in ((state.placed[seat], down), (state.revealed[seat], up)):
             for card_id in text.split():
-                state.hands[seat].remove(CARDS[card_id])
-                target.append(CARDS[card_id])
+                state.hands[seat].remove(card_id)
+                target.append(card_id)
     state._resolve_spend()
     state._legal = None
     state.check_invariants()
@@ -825,7 +838,7 @@ def test_a_notice_taken_back_after_its_owners_roll_waits_for_the_next_spend() ->
     assert state.queue == [0, 1] and legal(state) == ["pass"]  # seat 0's notice is face down
     play(state, "pass", "use notice-pickup", "pass", "pass", "pass")
     assert events(state, "roll")[-1]["seat"] == 0  # a 9 misses: seat 0 takes the notice back
-    assert ids(state.hands[0]) == ["notice-vip"] and state.current_player == 0
+    assert state.hands[0] == ["notice-vip"] and state.current_player == 0
     assert legal(state) == ["pass"]  # clarification placed-notice-after-roll
     with pytest.raises(IllegalAction):
         state.apply("use notice-vip")

@@ -11,6 +11,13 @@ The state machine only sequences the game; every rule it applies is a rule funct
 ``rules.py`` (the seed section is named there), and every number comes from the model. The
 roll, the gacha opening and the refill draws involve no choice and happen by themselves
 (clarification automatic-steps).
+
+The iTuned and notice cards are held as their ids (copies share one id), so the draw deck,
+hands, face-down piles and the discard are lists of strings: a hand is listed, searched and
+emptied several times per action, which costs little on strings and about four times more on
+the rules' card models (their attribute reads and equality run Python code). The rule
+functions get the models (``cards``) when they need a card's amount, rate or kind. Gacha cards,
+touched once a turn, stay models.
 """
 
 from __future__ import annotations
@@ -50,8 +57,8 @@ class _Tables:
         self.hand_faces: list[Card] = [
             card for deck_id in model.draw_deck for card in model.deck(deck_id).faces()
         ]
-        # The draw deck before its shuffle: every copy of every face, in a stable order.
-        self.draw_deck: list[Card] = [c for c in self.hand_faces for _ in range(c.count)]
+        # The draw deck before its shuffle: every copy of every face (its id), in a stable order.
+        self.draw_deck: list[str] = [c.id for c in self.hand_faces for _ in range(c.count)]
         self.by_id: dict[str, Card] = {c.id: c for c in [*self.gacha, *self.hand_faces]}
         self.gacha_ids: frozenset[str] = frozenset(c.id for c in self.gacha)
         self.hand_counts: dict[str, int] = {c.id: c.count for c in self.hand_faces}
@@ -65,12 +72,6 @@ class _Tables:
         self.take = {c.id: Action("take", c.id) for c in self.hand_faces}
         self.reveal = {c.id: Action("reveal", c.id) for c in self.hand_faces}
         self.use = {c.id: Action("use", c.id) for c in self.hand_faces if c.id in self.notices}
-        # The card each action names, so applying one looks nothing up by id.
-        self.card_of: dict[Action, Card] = {
-            action: self.by_id[card_id]
-            for actions in (self.place, self.take, self.reveal, self.use)
-            for card_id, action in actions.items()
-        }
 
 
 _ID = attrgetter("id")
@@ -90,6 +91,46 @@ class GotchaState(PhasedState):
     ``removed`` gacha cards nobody spent on (clarification unclaimed-gacha).
     """
 
+    # Slots, not an instance dict: CPython 3.11 keeps an object's attributes inline (fast to
+    # read, and ``self.f()`` finds its method fast) only up to 30 names, and this state has 36
+    # besides the base class's 7, which stay in the (then small) instance dict.
+    __slots__ = (
+        "announced",
+        "by_id",
+        "claimed",
+        "discard",
+        "draw",
+        "gacha",
+        "gacha_deck",
+        "hands",
+        "held_back",
+        "in_force",
+        "model",
+        "order",
+        "phase",
+        "place_action",
+        "placed",
+        "placed_now",
+        "placing_round",
+        "queue",
+        "rebuilds",
+        "redraws",
+        "removed",
+        "reveal_action",
+        "revealed",
+        "round_changed",
+        "shown",
+        "spends",
+        "step",
+        "tables",
+        "take_action",
+        "taken_now",
+        "turn",
+        "turn_player",
+        "turns",
+        "use_action",
+        "used",
+    )
     max_actions_per_player: ClassVar[int] = 4000
     shared_attributes = (
         "model",
@@ -99,7 +140,6 @@ class GotchaState(PhasedState):
         "take_action",
         "reveal_action",
         "use_action",
-        "card_of",
     )
 
     def __init__(self, game: Game, players: int, seed: int, mode: str) -> None:
@@ -111,16 +151,15 @@ class GotchaState(PhasedState):
         self.by_id = tables.by_id
         self.place_action, self.take_action = tables.place, tables.take
         self.reveal_action, self.use_action = tables.reveal, tables.use
-        self.card_of = tables.card_of
         n = players
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.placed: list[list[Card]] = [[] for _ in range(n)]
-        self.revealed: list[list[Card]] = [[] for _ in range(n)]
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.placed: list[list[str]] = [[] for _ in range(n)]
+        self.revealed: list[list[str]] = [[] for _ in range(n)]
         self.claimed: list[list[GachaCard]] = [[] for _ in range(n)]
-        self.discard: list[Card] = []
-        self.used: list[NoticeCard] = []
+        self.discard: list[str] = []
+        self.used: list[str] = []  # notices
         self.removed: list[GachaCard] = []
-        self.in_force: list[NoticeCard] = []  # rate notices announced for the open gacha
+        self.in_force: list[str] = []  # rate notices announced for the open gacha
         self.gacha: GachaCard | None = None
         self.turn_player = 0  # clarification first-turn-player
         self.turn = 0  # the seat to act
@@ -143,10 +182,12 @@ class GotchaState(PhasedState):
         self._setup()
 
     def clone(self) -> GotchaState:
-        """An independent copy, made by hand: cards are immutable and shared, every list of
-        them is copied (much faster than the base class's deep copy)."""
+        """An independent copy, made by hand: cards and ids are immutable and shared, every
+        list of them is copied (much faster than the base class's deep copy)."""
         other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        other.__dict__.update(self.__dict__)  # the base class's attributes
+        for name in GotchaState.__slots__:
+            setattr(other, name, getattr(self, name))
         other.log = list(self.log)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
@@ -165,7 +206,7 @@ class GotchaState(PhasedState):
 
     # -- setup (seed: "ゲームを遊ぶ前の準備") ----------------------------------------------------
     def _setup(self) -> None:
-        self.draw: list[Card] = list(self.tables.draw_deck)
+        self.draw: list[str] = list(self.tables.draw_deck)
         self.shuffle(self.draw)
         self.gacha_deck: list[GachaCard] = list(self.tables.gacha)
         self.shuffle(self.gacha_deck)
@@ -177,9 +218,13 @@ class GotchaState(PhasedState):
         self.phase = SETUP
         self.turn = 0
 
+    def cards(self, ids: list[str]) -> list[Card]:
+        """The card models of some ids, for the rule functions."""
+        return list(map(self.by_id.__getitem__, ids))
+
     def _may_redraw(self, seat: int) -> bool:
         return self.redraws[seat] < self.model.redraw.times and rules.may_redraw(
-            self.model, self.hands[seat]
+            self.model, self.cards(self.hands[seat])
         )
 
     def _redraw(self) -> None:
@@ -188,17 +233,18 @@ class GotchaState(PhasedState):
         seat = self.turn
         shown = self.hands[seat]
         self.redraws[seat] += 1
-        self.shown[seat] += _ids(shown)
+        self.shown[seat] += shown
         self.hands[seat] = [self.draw.pop() for _ in range(min(len(shown), len(self.draw)))]
         self.draw.extend(shown)
         self.shuffle(self.draw)
-        self.event("redraw", seat=seat, shown=_ids(shown))
+        self.event("redraw", seat=seat, shown=list(shown))
 
     # -- the API -------------------------------------------------------------------------------
     def scores(self) -> list[int]:
+        model, cards = self.model, self.cards
         return [
-            rules.final_score(self.model, self.claimed[s], self.hands[s] + self.placed[s])
-            for s in range(self.players)
+            rules.final_score(model, claimed, cards(hand + placed))
+            for claimed, hand, placed in zip(self.claimed, self.hands, self.placed, strict=True)
         ]
 
     def gacha_points(self) -> list[int]:
@@ -219,14 +265,14 @@ class GotchaState(PhasedState):
         phase, seat = self.phase, self.turn
         if phase == PLACE:
             # A card moved on this go is not moved back on the same go (hidden-placement).
-            ids = list(map(_ID, self.hands[seat]))
+            ids = self.hands[seat]
             keys = dict.fromkeys(ids)
             if self.taken_now:
                 for card_id, moved in self.taken_now.items():
                     if ids.count(card_id) <= moved:
                         keys.pop(card_id, None)
             actions = list(map(self.place_action.__getitem__, keys))
-            ids = list(map(_ID, self.placed[seat]))
+            ids = self.placed[seat]
             if ids:
                 keys = dict.fromkeys(ids)
                 if self.placed_now:
@@ -239,13 +285,11 @@ class GotchaState(PhasedState):
         if phase == ANNOUNCE:
             use = self.use_action
             held = self.held_back[seat]
-            actions = [use[c.id] for c in self.hands[seat] if c.id in use and c.id not in held]
+            actions = [use[c] for c in self.hands[seat] if c in use and c not in held]
             actions.append(PASS)
             return actions
         if phase == REVEAL:
-            actions = list(
-                map(self.reveal_action.__getitem__, dict.fromkeys(map(_ID, self.placed[seat])))
-            )
+            actions = list(map(self.reveal_action.__getitem__, dict.fromkeys(self.placed[seat])))
             actions.append(DONE)
             return actions
         return [KEEP, REDRAW] if self._may_redraw(seat) else [KEEP]
@@ -309,15 +353,15 @@ class GotchaState(PhasedState):
             self.step = 0
 
     def _move(self, action: Action) -> None:
-        seat, card = self.turn, self.card_of[action]
+        seat, card = self.turn, action.target
         if action.verb == "place":
             self.hands[seat].remove(card)
             self.placed[seat].append(card)
-            self.placed_now[card.id] = self.placed_now.get(card.id, 0) + 1
+            self.placed_now[card] = self.placed_now.get(card, 0) + 1
         else:
             self.placed[seat].remove(card)
             self.hands[seat].append(card)
-            self.taken_now[card.id] = self.taken_now.get(card.id, 0) + 1
+            self.taken_now[card] = self.taken_now.get(card, 0) + 1
 
     def _placing_done(self) -> None:
         # Any move changes the round, whatever the cards: the others see a card go down or
@@ -344,18 +388,18 @@ class GotchaState(PhasedState):
         self._resolve_spend()
 
     def _pick(self, action: Action) -> None:
-        seat, card = self.turn, self.card_of[action]
+        seat, card = self.turn, action.target
         self.placed[seat].remove(card)
         self.revealed[seat].append(card)
 
     def _resolve_spend(self) -> None:
         model = self.model
         self.held_back = [frozenset()] * self.players  # a new spend: every notice may be used
-        self.spends = [rules.spend_of(model, self.revealed[s]) for s in range(self.players)]
+        self.spends = [rules.spend_of(model, self.cards(r)) for r in self.revealed]
         self.queue = rules.spend_order(model, self.spends, self.turn_player)
         self.event(
             "revealed",
-            cards=[_ids(r) for r in self.revealed],
+            cards=[list(r) for r in self.revealed],
             spends=[list(s) for s in self.spends],
             order=list(self.queue),
         )
@@ -386,17 +430,17 @@ class GotchaState(PhasedState):
         if action is PASS:
             self.announced.append("pass")
         else:
-            seat = self.turn
-            notice = self.card_of[action]
+            seat, card = self.turn, action.target
+            notice = self.by_id[card]
             assert isinstance(notice, NoticeCard)
-            self.hands[seat].remove(notice)
-            self.used.append(notice)  # used notices leave the game
+            self.hands[seat].remove(card)
+            self.used.append(card)  # used notices leave the game
             if notice.effect.kind == "rate":
-                self.in_force.append(notice)  # clarification notice-rate-duration
+                self.in_force.append(card)  # clarification notice-rate-duration
             else:
                 self.queue = rules.reorder_rollers(self.model, self.queue, notice, seat)
             self.announced.append("use")
-            self.event("notice", seat=seat, card=notice.id, queue=list(self.queue))
+            self.event("notice", seat=seat, card=card, queue=list(self.queue))
         self._next_announcer()
 
     # -- 5. the roll (seed: "5.ガチャ") -----------------------------------------------------------
@@ -404,14 +448,13 @@ class GotchaState(PhasedState):
         model, gacha = self.model, self.gacha
         assert gacha is not None
         roller = self.queue.pop(0)
-        rate = rules.total_rate(model, gacha, self.revealed[roller], self.in_force)
+        cards = self.cards
+        rate = rules.total_rate(model, gacha, cards(self.revealed[roller]), cards(self.in_force))
         face = self.rng.randrange(model.die.faces)
         hit = rules.gacha_hit(model, rate, face)
         self.event("roll", seat=roller, face=face, rate=rate, hit=hit)
         # The roller's unrevealed cards go back to hand, the revealed ones to the discard.
-        self.held_back[roller] = frozenset(
-            c.id for c in self.placed[roller] if c.id in self.tables.notices
-        )
+        self.held_back[roller] = self.tables.notices.intersection(self.placed[roller])
         self.hands[roller].extend(self.placed[roller])
         self.placed[roller] = []
         self.discard.extend(self.revealed[roller])
@@ -460,25 +503,25 @@ class GotchaState(PhasedState):
             self.event(
                 "end",
                 claimed=[_ids(c) for c in self.claimed],
-                hands=[_ids(h) for h in self.hands],
+                hands=[list(h) for h in self.hands],
                 scores=self.scores(),
             )
             return
         self.turn_player = rules.next_turn_player(model, players, self.turn_player, winner)
         self._open_gacha()
 
-    def _draw_one(self) -> Card | None:
+    def _draw_one(self) -> str | None:
         if not self.draw:
-            pool = rules.reshuffle_pool(self.model, self.discard)
+            pool = rules.reshuffle_pool(self.model, self.cards(self.discard))
             if not pool:
                 return None
             wanted: dict[str, int] = {}
             for card_id in pool:
                 wanted[card_id] = wanted.get(card_id, 0) + 1
-            keep: list[Card] = []
+            keep: list[str] = []
             for card in self.discard:
-                if wanted.get(card.id, 0):
-                    wanted[card.id] -= 1
+                if wanted.get(card, 0):
+                    wanted[card] -= 1
                     self.draw.append(card)
                 else:
                     keep.append(card)
@@ -500,8 +543,8 @@ class GotchaState(PhasedState):
             "gacha": None if self.gacha is None else self.gacha.id,
             "gacha_left": len(self.gacha_deck),
             "draw_size": len(self.draw),
-            "hand": _ids(self.hands[player]),
-            "placed": _ids(self.placed[player]),
+            "hand": list(self.hands[player]),
+            "placed": list(self.placed[player]),
             "hand_sizes": [len(h) for h in self.hands],
             "shown": [list(cards) for cards in self.shown],  # hands shown for a redraw
             # Face-down piles: a secret pick still counts as face down until the reveal.
@@ -513,16 +556,16 @@ class GotchaState(PhasedState):
             "round_changed": self.round_changed,
             # Picks stay secret until everyone has chosen; then they are face up.
             "revealed": [
-                _ids(r) if not picking or seat == player else None
+                list(r) if not picking or seat == player else None
                 for seat, r in enumerate(self.revealed)
             ],
             "spends": [list(s) for s in self.spends] if not picking else None,
             "queue": list(self.queue),
             "held_back": sorted(self.held_back[player]),
-            "in_force": _ids(self.in_force),
+            "in_force": list(self.in_force),
             "announced": list(self.announced),
-            "used": _ids(self.used),
-            "discard": _ids(self.discard),
+            "used": list(self.used),
+            "discard": list(self.discard),
             "claimed": [_ids(c) for c in self.claimed],
             "removed": _ids(self.removed),
             "may_redraw": self.phase == SETUP and self.turn == player and self._may_redraw(player),
@@ -531,25 +574,25 @@ class GotchaState(PhasedState):
     def hidden_from(self, player: int) -> set[str]:
         """Ids no copy of which ``player`` may see: the decks, others' hands and face-down
         cards, others' secret picks (less the cards everyone saw shown for a redraw)."""
-        hidden = {c.id for c in self.draw}
+        hidden = set(self.draw)
         hidden.update(c.id for c in self.gacha_deck)
         picking = self.phase == REVEAL
         for seat in range(self.players):
             if seat != player:
-                hidden.update(c.id for c in self.hands[seat])
-                hidden.update(c.id for c in self.placed[seat])
+                hidden.update(self.hands[seat])
+                hidden.update(self.placed[seat])
                 if picking:
-                    hidden.update(c.id for c in self.revealed[seat])
-        visible = {c.id for c in self.hands[player]}
-        visible.update(c.id for c in self.placed[player])
-        visible.update(c.id for c in self.discard)
-        visible.update(c.id for c in self.used)
+                    hidden.update(self.revealed[seat])
+        visible = set(self.hands[player])
+        visible.update(self.placed[player])
+        visible.update(self.discard)
+        visible.update(self.used)
         visible.update(c.id for c in self.removed)
         for seat in range(self.players):
             visible.update(self.shown[seat])
             visible.update(c.id for c in self.claimed[seat])
             if not picking or seat == player:
-                visible.update(c.id for c in self.revealed[seat])
+                visible.update(self.revealed[seat])
         if self.gacha is not None:
             visible.add(self.gacha.id)
         return hidden - visible
@@ -576,16 +619,16 @@ class GotchaState(PhasedState):
             self.turn_player,
             self.turns,
             None if self.gacha is None else self.gacha.id,
-            ids(self.draw),
+            tuple(self.draw),
             ids(self.gacha_deck),
-            tuple(ids(h) for h in self.hands),
-            tuple(ids(p) for p in self.placed),
-            tuple(ids(r) for r in self.revealed),
+            tuple(map(tuple, self.hands)),
+            tuple(map(tuple, self.placed)),
+            tuple(map(tuple, self.revealed)),
             tuple(ids(c) for c in self.claimed),
-            ids(self.discard),
-            ids(self.used),
+            tuple(self.discard),
+            tuple(self.used),
             ids(self.removed),
-            ids(self.in_force),
+            tuple(self.in_force),
             tuple(self.redraws),
             tuple(tuple(cards) for cards in self.shown),
             self.rebuilds,
@@ -610,22 +653,17 @@ class GotchaState(PhasedState):
         open_gacha = [] if self.gacha is None else [self.gacha]
         gacha_places = [*chain(self.gacha_deck, open_gacha, self.removed, *self.claimed)]
         counts = Counter(
-            map(
-                _ID,
-                chain(
-                    self.draw, *self.hands, *self.placed, *self.revealed, self.discard, self.used
-                ),
-            )
+            chain(self.draw, *self.hands, *self.placed, *self.revealed, self.discard, self.used)
         )
         gacha_ids = set(map(_ID, gacha_places))
         assert len(gacha_ids) == len(gacha_places) == len(tables.gacha_ids), "gacha cards lost"
         assert gacha_ids == tables.gacha_ids, "a gacha card strayed"
         assert dict.__eq__(counts, tables.hand_counts), "a card was created or lost"
-        used = set(map(_ID, self.used))
+        used = set(self.used)
         assert len(used) == len(self.used) and used <= tables.notices, "notices used twice"
-        assert set(map(_ID, self.in_force)) <= used, "a rate notice in force was never used"
+        assert set(self.in_force) <= used, "a rate notice in force was never used"
         if self.rebuilds:
-            assert set(map(_ID, self.draw)) <= tables.ituned, "a discarded notice came back"
+            assert set(self.draw) <= tables.ituned, "a discarded notice came back"
         phase = self.phase
         in_turn = phase in (PLACE, REVEAL, ANNOUNCE)
         assert (self.gacha is not None) == in_turn, "a gacha is open exactly during a turn"
