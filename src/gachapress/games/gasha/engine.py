@@ -95,6 +95,7 @@ class _Tables:
         # Bit i of a set of rewards: the i-th reward (rules.TradeSets).
         self.sets = rules.trade_sets(list(self.req.values()), model.decks.gasha.size())
         self.bit = {card_id: 1 << i for i, card_id in enumerate(self.req)}
+        self.trade_of_bit = {self.bit[card.id]: Action("trade", card.id) for card in self.rewards}
         self.per_token = rules.wild_gashas_per_token(model)
         self.decks = max(row.gasha_decks for row in model.setup.values())
         self.draw = [Action("draw", f"deck-{i + 1}") for i in range(self.decks)]
@@ -195,9 +196,9 @@ class GashaState(PhasedState):
         "row",
         "row_bits",
         "row_ids",
-        "row_legal",
         "row_set",
         "row_setup",
+        "row_trades",
         "spent",
         "steps",
         "tables",
@@ -314,21 +315,19 @@ class GashaState(PhasedState):
             tokens = self.wilds[seat]
             if self.decks_formed and not tokens:
                 # The usual case: every deck has a card between actions (the rebuild sees to
-                # it), and every reward of the row is checked at once; the actions for each
-                # set of rewards found are made once per row.
+                # it), and every reward of the row is checked at once.
                 found = rules.affordable_set(t.sets, hand) & self.row_set
                 if not found:
                     return list(t.all_draws)
-                actions = self.row_legal.get(found)
-                if actions is None:
-                    trades = compress(self._row_trades(), map(and_, self.row_bits, repeat(found)))
-                    actions = self.row_legal[found] = t.all_draws + list(trades)
-                return list(actions)
+                if not found & (found - 1):  # one reward: its action is the only trade
+                    return [*t.all_draws, t.trade_of_bit[found]]
+                row = self.row_trades
+                return t.all_draws + list(compress(row, map(and_, self.row_bits, repeat(found))))
             if self.decks_formed:
                 actions = list(t.all_draws)
             else:
                 actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
-            trades = self._row_trades()
+            trades = self.row_trades
             reqs = [t.req[action.target] for action in trades]
             found_at = rules.affordable(reqs, hand, tokens, t.per_token)
             actions.extend(map(trades.__getitem__, found_at))
@@ -350,18 +349,15 @@ class GashaState(PhasedState):
         self._end_turn()
 
     def _row_changed(self) -> None:
-        """The row's reward ids by position, and what the legal actions need of it: the bit
-        in rules.TradeSets of each reward of the row once (two copies give one action), the set
-        of them all, and (filled as the turns meet them) the legal actions for each set of
-        rewards a hand pays for."""
+        """The row's reward ids by position, and what the legal actions need of it: the trade
+        action of each reward of the row once (two copies give one action), its bit in
+        rules.TradeSets, and the set of them all."""
+        t = self.tables
         self.row_ids = ids = list(map(CARD_ID, self.row))
-        self.row_bits = bits = list(map(self.tables.bit.__getitem__, dict.fromkeys(ids)))
-        self.row_set = sum(bits)
-        self.row_legal = {}
-
-    def _row_trades(self) -> list[Action]:
-        """The trade action of each reward of the row once, in the row's order."""
-        return list(map(self.tables.trade.__getitem__, dict.fromkeys(self.row_ids)))
+        unique = list(dict.fromkeys(ids))
+        self.row_trades = list(map(t.trade.__getitem__, unique))
+        self.row_bits = list(map(t.bit.__getitem__, unique))
+        self.row_set = sum(self.row_bits)
 
     def _recount(self) -> None:
         """What the state derives from its cards anew (tests and re-deals set cards directly):
@@ -594,7 +590,6 @@ class GashaState(PhasedState):
             value = getattr(self, name)
             if type(value) is list:
                 setattr(new, name, [list(v) if type(v) is list else v for v in value])
-        new.row_legal = dict(self.row_legal)
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
         return new
