@@ -30,8 +30,9 @@ import random
 from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from itertools import chain, compress, count, repeat
-from operator import add, and_, attrgetter, sub
+from functools import reduce
+from itertools import chain, count, repeat
+from operator import add, attrgetter, or_, sub
 from typing import Any, ClassVar
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
@@ -42,6 +43,7 @@ from gachapress.games.spec import EngineOption
 TURN, DRAW, PAY, TAKE = "turn", "draw", "pay", "take"
 PASS = Action("pass")
 CARD_ID = attrgetter("id")
+BIT = attrgetter("bit")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -61,6 +63,7 @@ class Reward:
     ticket: TicketColour | None
     trade: Action
     bit: int
+    req: rules.Requirement
 
     def __deepcopy__(self, memo: dict[int, object]) -> Reward:
         return self  # immutable: a copied state shares its cards
@@ -104,7 +107,12 @@ class _Tables:
         self.trade = {card.id: Action("trade", card.id) for card in self.rewards}
         self.reward = {
             card.id: Reward(
-                card.id, card.points, card.ticket, self.trade[card.id], self.bit[card.id]
+                card.id,
+                card.points,
+                card.ticket,
+                self.trade[card.id],
+                self.bit[card.id],
+                self.req[card.id],
             )
             for card in self.rewards
         }
@@ -194,11 +202,8 @@ class GashaState(PhasedState):
         "reveal",
         "rewards",
         "row",
-        "row_bits",
-        "row_ids",
         "row_set",
         "row_setup",
-        "row_trades",
         "spent",
         "steps",
         "tables",
@@ -321,16 +326,14 @@ class GashaState(PhasedState):
                     return list(t.all_draws)
                 if not found & (found - 1):  # one reward: its action is the only trade
                     return [*t.all_draws, t.trade_of_bit[found]]
-                row = self.row_trades
-                return t.all_draws + list(compress(row, map(and_, self.row_bits, repeat(found))))
+                return t.all_draws + [c.trade for c in dict.fromkeys(self.row) if c.bit & found]
             if self.decks_formed:
                 actions = list(t.all_draws)
             else:
                 actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
-            trades = self.row_trades
-            reqs = [t.req[action.target] for action in trades]
-            found_at = rules.affordable(reqs, hand, tokens, t.per_token)
-            actions.extend(map(trades.__getitem__, found_at))
+            unique = list(dict.fromkeys(self.row))
+            found_at = rules.affordable([c.req for c in unique], hand, tokens, t.per_token)
+            actions.extend(unique[i].trade for i in found_at)
             return actions or [PASS]
         if phase == DRAW:
             if self.decks_formed:
@@ -349,15 +352,9 @@ class GashaState(PhasedState):
         self._end_turn()
 
     def _row_changed(self) -> None:
-        """The row's reward ids by position, and what the legal actions need of it: the trade
-        action of each reward of the row once (two copies give one action), its bit in
-        rules.TradeSets, and the set of them all."""
-        t = self.tables
-        self.row_ids = ids = list(map(CARD_ID, self.row))
-        unique = list(dict.fromkeys(ids))
-        self.row_trades = list(map(t.trade.__getitem__, unique))
-        self.row_bits = list(map(t.bit.__getitem__, unique))
-        self.row_set = sum(self.row_bits)
+        """The set of the row's rewards (their bits in rules.TradeSets), which the legal actions
+        of every turn check."""
+        self.row_set = reduce(or_, map(BIT, self.row), 0)
 
     def _recount(self) -> None:
         """What the state derives from its cards anew (tests and re-deals set cards directly):
@@ -410,13 +407,13 @@ class GashaState(PhasedState):
     # -- trading (seed: "Trade Gasha cards for a Set Reward card") -----------------------------
     def _trade(self, reward_id: str) -> None:
         """Start paying for the reward ``reward_id`` of the row (the first copy there)."""
-        reward = self.paying = self.row[self.row_ids.index(reward_id)]
+        reward = self.paying = self.tables.reward[reward_id]  # the first copy in the row
         self.phase = PAY
         self.last_kind = -1
         self.spent = []
         wilds = self.wilds[self.turn]
         self.wild_left = [tok for tok in self.face_up[self.turn] if tok.wild] if wilds else []
-        start = rules.payment_start(self.tables.req[reward.id], len(self.wild_left))
+        start = rules.payment_start(reward.req, len(self.wild_left))
         self.placed = list(start)
         self.placed_cards = cards = sum(start)
         if cards:
@@ -426,7 +423,7 @@ class GashaState(PhasedState):
     def _next_steps(self) -> None:
         """Offer the payment's next steps; make a step that is the only one possible."""
         t = self.tables
-        req, per_token = t.req[self.paying.id], t.per_token  # type: ignore[union-attr]
+        req, per_token = self.paying.req, t.per_token  # type: ignore[union-attr]
         hand, placed, pay_card = self.hands[self.turn], self.placed, t.pay_card
         while not rules.payment_complete(req, self.placed_cards, len(self.spent), per_token):
             wild = self.wild_left
@@ -484,7 +481,7 @@ class GashaState(PhasedState):
         self.paying = None
         self.steps = []
         # Take the reward and refill the row (clarification reward-row-refill).
-        index = self.row_ids.index(reward.id)
+        index = self.row.index(reward)  # by identity: the first copy
         self.rewards[seat].append(reward)
         revealed = None
         if self.pile:
@@ -510,7 +507,7 @@ class GashaState(PhasedState):
         tickets = []
         if reward.ticket is not None:
             result = rules.complete_tickets(self.model, [*self.unpaired[seat], reward])
-            self.unpaired[seat] = [t.reward[card_id] for card_id in result["unpaired"]]
+            self.unpaired[seat] = list(map(t.reward.__getitem__, result["unpaired"]))
             tickets = result["tickets"]
         for ticket in tickets:
             tokens = self.pool[-self.model.tickets.bonus_tokens :] if self.pool else []
