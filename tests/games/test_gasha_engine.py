@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from gachapress.engine import Action, IllegalAction, ReplayError, load_game, replay
-from gachapress.games.gasha.engine import GashaState
+from gachapress.games.gasha.engine import GashaState, Reward, Token
 from tests.conftest import run_cli
 from tests.harness import Tally, games_per_count, simulate
 
@@ -593,6 +593,26 @@ def test_clones_are_independent() -> None:
         copy.apply(copy.legal_actions()[-1])
     assert state.snapshot() == before
     state.check_invariants()
+
+
+def test_the_state_keeps_its_own_attributes_in_slots() -> None:
+    """Past 30 names in an instance dict, CPython 3.11 reads every attribute through a dict
+    lookup: Gasha's state keeps its own in slots, and only the base class's stay in the dict."""
+    state = GAME.new_game(players=4, seed=2)
+    assert set(vars(state)) == {"game", "players", "seed", "mode", "rng", "log", "_legal"}
+    copy = state.clone()
+    assert copy.snapshot() == state.snapshot() and copy.wilds == state.wilds
+    assert copy.hands is not state.hands and copy.hands[0] is not state.hands[0]
+
+
+def test_the_engine_plays_with_its_own_cards_made_once_per_load() -> None:
+    """Rewards and tokens are the engine's plain cards, one object per card, made once per
+    loaded game and shared by its states (pydantic cards read each field slowly)."""
+    state, other = GAME.new_game(players=6, seed=1), GAME.new_game(players=6, seed=2)
+    assert state.tables is other.tables
+    cards = [*state.row, *state.pile, *state.box, *state.pool, *state.token_box]
+    assert {type(card) for card in cards} == {Reward, Token}
+    assert all(card is state.tables.by_id[card.id] for card in cards)
 
 
 def test_replay_and_determinism() -> None:
