@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
 from gachapress.games.gasha import rules
-from gachapress.games.gasha.model import BonusEffect, Gasha, GashaCard, SetRewardCard, TicketColour
+from gachapress.games.gasha.model import EffectKind, Gasha, GashaCard, SetRewardCard, TicketColour
 from gachapress.games.spec import EngineOption
 
 TURN, DRAW, PAY, TAKE = "turn", "draw", "pay", "take"
@@ -69,14 +69,22 @@ class Reward:
         return self  # immutable: a copied state shares its cards
 
 
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """A Bonus token's effect as the engine holds it (why: ``Reward``): the fields of the
+    model's ``BonusEffect``, which ``rules.extra_turns`` and ``rules.final_score`` read."""
+
+    kind: EffectKind
+    amount: int
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Token:
-    """A Bonus token as the engine holds it (why: ``Reward``): its id and the model's effect,
-    which ``rules.extra_turns`` and ``rules.final_score`` read, and whether it is a 2 Wild
-    Gashas! token, which every turn asks."""
+    """A Bonus token as the engine holds it (why: ``Reward``): its id and effect, and whether
+    it is a 2 Wild Gashas! token, which every turn asks."""
 
     id: str
-    effect: BonusEffect
+    effect: Effect
     wild: bool
 
     def __deepcopy__(self, memo: dict[int, object]) -> Token:
@@ -116,7 +124,15 @@ class _Tables:
             )
             for card in self.rewards
         }
-        self.token = {t.id: Token(t.id, t.effect, t.effect.kind == "wild-gashas") for t in tokens}
+        self.token = {
+            t.id: Token(
+                t.id, Effect(t.effect.kind, t.effect.amount), t.effect.kind == "wild-gashas"
+            )
+            for t in tokens
+        }
+        self.tokens_per_ticket = model.tickets.bonus_tokens
+        self.same_colour_gashas = model.tickets.same_colour_gashas
+        self._tickets: dict[tuple[tuple[Reward, ...], Reward], _Tickets] = {}
         self.pay_card = [Action("pay", card_id) for card_id in self.gasha_ids]
         self.pay_token = {t.id: Action("pay", t.id) for t in self.token.values() if t.wild}
         # What each action does: the state's method for it and that method's argument, so that
@@ -150,6 +166,18 @@ class _Tables:
             plan = self._plans[key] = rules.rebuild_gasha_decks(model, list(sizes), discard)
         return plan
 
+    def tickets(self, model: Gasha, waiting: list[Reward], reward: Reward) -> _Tickets:
+        """``rules.complete_tickets`` of the halves ``waiting`` and a new ``reward``, memoised
+        (a player waits with at most one half, so there are few): the tickets completed and the
+        halves left waiting. The tickets are shared: copy them before logging."""
+        key = (tuple(waiting), reward)
+        found = self._tickets.get(key)
+        if found is None:
+            result = rules.complete_tickets(model, [*waiting, reward])
+            unpaired = tuple(map(self.reward.__getitem__, result["unpaired"]))
+            found = self._tickets[key] = (result["tickets"], unpaired)
+        return found
+
     def setup(self, model: Gasha, players: int) -> _Setup:
         """The setup numbers for a player count, from the rule functions (seed: "Setup")."""
         if players not in self._setups:
@@ -164,6 +192,9 @@ class _Tables:
                 tokens=rules.bonus_tokens_in_play(model, players),
             )
         return self._setups[players]
+
+
+_Tickets = tuple[list[dict[str, Any]], tuple[Reward, ...]]
 
 
 @dataclass(frozen=True)
@@ -504,13 +535,12 @@ class GashaState(PhasedState):
         # Tickets (seed, "How do I get Bonus tokens?").
         # Halves pair in the order taken, so only the waiting half and the new card matter; a
         # card without a half changes nothing.
-        tickets = []
+        tickets: list[dict[str, Any]] = []
         if reward.ticket is not None:
-            result = rules.complete_tickets(self.model, [*self.unpaired[seat], reward])
-            self.unpaired[seat] = list(map(t.reward.__getitem__, result["unpaired"]))
-            tickets = result["tickets"]
+            tickets, unpaired = t.tickets(self.model, self.unpaired[seat], reward)
+            self.unpaired[seat] = list(unpaired)
         for ticket in tickets:
-            tokens = self.pool[-self.model.tickets.bonus_tokens :] if self.pool else []
+            tokens = self.pool[-t.tokens_per_ticket :] if self.pool else []
             del self.pool[len(self.pool) - len(tokens) :]
             for token in tokens:
                 self.taken[seat].append(token)
@@ -522,14 +552,14 @@ class GashaState(PhasedState):
             self.event(
                 "ticket",
                 seat=seat,
-                pair=ticket["pair"],
+                pair=list(ticket["pair"]),  # a copy: the tickets are shared
                 tokens=list(token_ids),
                 extra_gasha=ticket["extra_gasha"],
             )
             if tokens:
                 self._check_end()
             if ticket["extra_gasha"]:
-                self.takes_left += self.model.tickets.same_colour_gashas
+                self.takes_left += t.same_colour_gashas
         self._after_takes()
 
     def _take(self, index: int) -> None:
