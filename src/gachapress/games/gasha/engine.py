@@ -94,6 +94,41 @@ class Token:
 class _Tables:
     """What every game derives from the model once: cards, requirements and actions."""
 
+    # Slots, as the state's (GashaState): more than 30 names would put them in a dict.
+    __slots__ = (
+        "_plans",
+        "_setups",
+        "_tickets",
+        "all_draws",
+        "bit",
+        "by_id",
+        "decks",
+        "draw",
+        "gasha",
+        "gasha_cards",
+        "gasha_ids",
+        "handlers",
+        "kind_of",
+        "kinds",
+        "pay_card",
+        "pay_token",
+        "per_token",
+        "req",
+        "reward",
+        "reward_cards",
+        "reward_ids",
+        "rewards",
+        "same_colour_gashas",
+        "sets",
+        "take",
+        "token",
+        "token_cards",
+        "token_ids",
+        "tokens_per_ticket",
+        "trade",
+        "trade_of_bit",
+    )
+
     def __init__(self, model: Gasha) -> None:
         self.kinds = rules.kinds_in_order(model)
         by_kind: dict[str, GashaCard] = {card.kind: card for card in model.decks.gasha.cards}
