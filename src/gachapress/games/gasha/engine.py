@@ -99,6 +99,7 @@ class _Tables:
         "_plans",
         "_setups",
         "_tickets",
+        "afford",
         "all_draws",
         "bit",
         "by_id",
@@ -168,6 +169,8 @@ class _Tables:
         self.tokens_per_ticket = model.tickets.bonus_tokens
         self.same_colour_gashas = model.tickets.same_colour_gashas
         self._tickets: dict[tuple[tuple[Reward, ...], Reward], _Tickets] = {}
+        # rules.affordable_set of each hand met, by its counts (bounded: GashaState.__init__).
+        self.afford: dict[tuple[int, ...], int] = {}
         self.pay_card = [Action("pay", card_id) for card_id in self.gasha_ids]
         self.pay_token = {t.id: Action("pay", t.id) for t in self.token.values() if t.wild}
         # What each action does: the state's method for it and that method's argument, so that
@@ -295,6 +298,8 @@ class GashaState(PhasedState):
         self.model = model
         self.row_setup = model.setup[players]
         self.tables = t = game.tables("gasha", lambda: _Tables(model))
+        if len(t.afford) > 100_000:  # bounded, whatever hands the games meet
+            t.afford.clear()
         n, kinds = players, len(t.kinds)
         setup = t.setup(model, n)
         # Seed, "Setup" 1: shuffle the Gasha cards, deal the hands, make the draw decks.
@@ -386,8 +391,13 @@ class GashaState(PhasedState):
             tokens = self.wilds[seat]
             if self.decks_formed and not tokens:
                 # The usual case: every deck has a card between actions (the rebuild sees to
-                # it), and every reward of the row is checked at once.
-                found = rules.affordable_set(t.sets, hand) & self.row_set
+                # it), and every reward of the row is checked at once; a hand's rewards are
+                # looked up (the same few hands come back turn after turn).
+                key = tuple(hand)
+                found = t.afford.get(key)
+                if found is None:
+                    found = t.afford[key] = rules.affordable_set(t.sets, hand)
+                found &= self.row_set
                 if not found:
                     return list(t.all_draws)
                 if not found & (found - 1):  # one reward: its action is the only trade
