@@ -96,6 +96,7 @@ class _Tables:
 
     # Slots, as the state's (GashaState): more than 30 names would put them in a dict.
     __slots__ = (
+        "_paid",
         "_plans",
         "_setups",
         "_tickets",
@@ -171,6 +172,7 @@ class _Tables:
         self._tickets: dict[tuple[tuple[Reward, ...], Reward], _Tickets] = {}
         # rules.affordable_set of each hand met, by its counts (bounded: GashaState.__init__).
         self.afford: dict[tuple[int, ...], int] = {}
+        self._paid: dict[tuple[int, ...], tuple[str, ...]] = {}
         self.pay_card = [Action("pay", card_id) for card_id in self.gasha_ids]
         self.pay_token = {t.id: Action("pay", t.id) for t in self.token.values() if t.wild}
         # What each action does: the state's method for it and that method's argument, so that
@@ -178,7 +180,7 @@ class _Tables:
         self.handlers: dict[Action, tuple[Callable[[GashaState, Any], None], Any]] = {
             **{action: (GashaState._draw, i) for i, action in enumerate(self.draw)},
             **{action: (GashaState._take, i) for i, action in enumerate(self.take)},
-            **{action: (GashaState._trade, card_id) for card_id, action in self.trade.items()},
+            **{action: (GashaState._trade, self.reward[i]) for i, action in self.trade.items()},
             **{action: (GashaState._pay_card, k) for k, action in enumerate(self.pay_card)},
             **{action: (GashaState._pay_token, i) for i, action in self.pay_token.items()},
             PASS: (GashaState._pass, None),
@@ -215,6 +217,15 @@ class _Tables:
             unpaired = tuple(map(self.reward.__getitem__, result["unpaired"]))
             found = self._tickets[key] = (result["tickets"], unpaired)
         return found
+
+    def paid(self, placed: list[int]) -> tuple[str, ...]:
+        """The ids of the Gasha cards of a payment, counted per kind, in the kind order: a
+        trade's log lists them. Memoised: payments are small, so there are few."""
+        key = tuple(placed)
+        ids = self._paid.get(key)
+        if ids is None:
+            ids = self._paid[key] = tuple(chain.from_iterable(map(repeat, self.gasha_ids, key)))
+        return ids
 
     def setup(self, model: Gasha, players: int) -> _Setup:
         """The setup numbers for a player count, from the rule functions (seed: "Setup")."""
@@ -481,9 +492,9 @@ class GashaState(PhasedState):
             self._check_end()
 
     # -- trading (seed: "Trade Gasha cards for a Set Reward card") -----------------------------
-    def _trade(self, reward_id: str) -> None:
-        """Start paying for the reward ``reward_id`` of the row (the first copy there)."""
-        reward = self.paying = self.tables.reward[reward_id]  # the first copy in the row
+    def _trade(self, reward: Reward) -> None:
+        """Start paying for ``reward``, of the row (every copy there is this same object)."""
+        self.paying = reward
         self.phase = PAY
         self.last_kind = -1
         self.spent = []
@@ -547,7 +558,7 @@ class GashaState(PhasedState):
         t, seat, reward = self.tables, self.turn, self.paying
         assert reward is not None
         placed = self.placed
-        paid = list(chain.from_iterable(map(repeat, t.gasha_ids, placed)))  # in kind order
+        paid = t.paid(placed)
         self.discard = list(map(add, self.discard, placed))
         spent = [token.id for token in self.spent] if self.spent else []
         self.placed = [0] * len(placed)
@@ -568,7 +579,7 @@ class GashaState(PhasedState):
             "trade",
             seat=seat,
             reward=reward.id,
-            cards=paid,
+            cards=list(paid),
             tokens=spent,
             revealed=revealed and revealed.id,
         )
