@@ -8,10 +8,13 @@ of ``rules.kinds_in_order``); the draw decks are lists of kind indices, top card
 
 Why it is fast (issue #16): half of all actions are a turn's first, where every reward of the
 row must be checked against the hand; ``rules.trade_sets`` tabulates that once per load as bit
-sets of rewards, so a hand is checked with a lookup per kind (``rules.affordable_set``), and
-the row keeps the bits of its rewards. Each action's method and argument are looked up once
-(``_Tables.handlers``) instead of comparing verbs, and a rebuild's plan is memoised per deck
-sizes. Only a player holding 2 Wild Gashas! tokens takes the slower ``rules.affordable``.
+sets of rewards, so a hand is checked with a lookup per kind (``rules.affordable_set``, itself
+memoised per hand), and the row keeps only the set of its rewards' bits. Each action's method
+and argument are looked up once (``_Tables.handlers``) instead of comparing verbs; a rebuild's
+plan, the tickets a new reward completes and a payment's card ids are memoised per load. Only a
+player holding 2 Wild Gashas! tokens takes the slower ``rules.affordable``. The state and its
+tables are slotted, and rewards and tokens are the engine's plain cards (``Reward``, ``Token``),
+not the model's pydantic ones: CPython reads both far faster (issue #16 item 4).
 
 Phases of a turn (seed: "Game Flow"):
 - ``turn``: ``draw deck-N`` (the first of the two cards), ``trade REWARD`` or, when neither is
