@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 
 from gachapress.engine import Action, IllegalAction, ReplayError, load_game, replay
-from gachapress.games.gasha.engine import GashaState
+from gachapress.games.gasha.engine import GashaState, Reward, Token
 from tests.conftest import run_cli
 from tests.harness import Tally, games_per_count, simulate
 
 GAME = load_game("gasha")
 MODEL = GAME.model
 CARDS = MODEL.cards()
+ENGINE_CARDS = GAME.new_game(players=2).tables.by_id  # the engine's own rewards and tokens
 ABBREVIATIONS = {"mg": 0, "ki": 1, "ro": 2, "ra": 3, "su": 4}  # the kinds in the game's order
 GASHA = ["gasha-magical-girl", "gasha-kitsune", "gasha-robot", "gasha-radish", "gasha-sushi"]
 TOKEN = {
@@ -44,11 +45,11 @@ def deck(text: str) -> list[int]:
 
 
 def cards(text: str) -> list[Any]:
-    return [CARDS[card_id] for card_id in text.split()]
+    return [ENGINE_CARDS[card_id] for card_id in text.split()]
 
 
 def tokens(text: str) -> list[Any]:
-    return [CARDS[TOKEN[word]] for word in text.split()]
+    return [ENGINE_CARDS[TOKEN[word]] for word in text.split()]
 
 
 def arrange(state: GashaState, *, sink: int | str = "discard", **changes: Any) -> GashaState:
@@ -73,18 +74,20 @@ def arrange(state: GashaState, *, sink: int | str = "discard", **changes: Any) -
     placed = Counter(c.id for c in [*state.row, *(c for r in state.rewards for c in r)])
     if "pile" not in changes:  # the other rewards in play, in a fixed order
         in_play = Counter(c.id for c in state.tables.setup(MODEL, state.players).pile)
-        state.pile = [CARDS[i] for i in sorted((in_play - placed).elements())]
+        state.pile = [ENGINE_CARDS[i] for i in sorted((in_play - placed).elements())]
     placed.update(c.id for c in state.pile)
     assert not placed - every, "the test placed a reward twice"
-    state.box = [CARDS[i] for i in sorted((every - placed).elements())]
+    state.box = [ENGINE_CARDS[i] for i in sorted((every - placed).elements())]
     all_tokens = Counter({c.id: c.count for c in MODEL.decks.bonus_tokens.cards})
     held = Counter(c.id for ts in state.taken for c in ts)
     if "pool" not in changes:  # as many of the other tokens as the player count leaves
         left = state.tables.setup(MODEL, state.players).tokens - sum(held.values())
-        state.pool = [CARDS[i] for i in sorted((all_tokens - held).elements())][: max(left, 0)]
+        state.pool = [ENGINE_CARDS[i] for i in sorted((all_tokens - held).elements())][
+            : max(left, 0)
+        ]
     held.update(c.id for c in state.pool)
     assert not held - all_tokens, "the test placed a token twice"
-    state.token_box = [CARDS[i] for i in sorted((all_tokens - held).elements())]
+    state.token_box = [ENGINE_CARDS[i] for i in sorted((all_tokens - held).elements())]
     if "tickets" not in changes:  # the seat's tokens lie on its tickets, in order
         for seat, rewards in enumerate(state.rewards):
             halves = [c for c in rewards if c.ticket is not None]
@@ -95,7 +98,7 @@ def arrange(state: GashaState, *, sink: int | str = "discard", **changes: Any) -
             ]
             state.unpaired[seat] = halves[len(pairs) * 2 :]
     state.decks_formed = all(state.decks)
-    state._row_changed()
+    state._recount()
     state._legal = None
     state.check_invariants()
     return state
@@ -154,9 +157,9 @@ def test_setup_of_every_player_count(
     assert [len(d) for d in state.decks] == sizes
     assert (len(state.row), len(state.pile), len(state.box)) == (4, pile, box)
     assert (len(state.pool), len(state.token_box)) == (pool, 15 - pool)
-    markers = {c.marker for c in [*state.row, *state.pile]}
+    markers = {CARDS[c.id].marker for c in [*state.row, *state.pile]}  # type: ignore[attr-defined]
     assert markers == {None, "5+", "6"}.intersection({None, *state.row_setup.markers})
-    assert {c.marker for c in state.box} <= {"5+", "6"}
+    assert {CARDS[c.id].marker for c in state.box} <= {"5+", "6"}  # type: ignore[attr-defined]
     assert state.current_player == 0 and state.discard == [0] * 5
     seen = state.observation(1)
     assert [d["size"] for d in seen["decks"]] == sizes
@@ -590,6 +593,26 @@ def test_clones_are_independent() -> None:
         copy.apply(copy.legal_actions()[-1])
     assert state.snapshot() == before
     state.check_invariants()
+
+
+def test_the_state_keeps_its_own_attributes_in_slots() -> None:
+    """Past 30 names in an instance dict, CPython 3.11 reads every attribute through a dict
+    lookup: Gasha's state keeps its own in slots, and only the base class's stay in the dict."""
+    state = GAME.new_game(players=4, seed=2)
+    assert set(vars(state)) == {"game", "players", "seed", "mode", "rng", "log", "_legal"}
+    copy = state.clone()
+    assert copy.snapshot() == state.snapshot() and copy.wilds == state.wilds
+    assert copy.hands is not state.hands and copy.hands[0] is not state.hands[0]
+
+
+def test_the_engine_plays_with_its_own_cards_made_once_per_load() -> None:
+    """Rewards and tokens are the engine's plain cards, one object per card, made once per
+    loaded game and shared by its states (pydantic cards read each field slowly)."""
+    state, other = GAME.new_game(players=6, seed=1), GAME.new_game(players=6, seed=2)
+    assert state.tables is other.tables
+    cards = [*state.row, *state.pile, *state.box, *state.pool, *state.token_box]
+    assert {type(card) for card in cards} == {Reward, Token}
+    assert all(card is state.tables.by_id[card.id] for card in cards)
 
 
 def test_replay_and_determinism() -> None:

@@ -8,10 +8,13 @@ of ``rules.kinds_in_order``); the draw decks are lists of kind indices, top card
 
 Why it is fast (issue #16): half of all actions are a turn's first, where every reward of the
 row must be checked against the hand; ``rules.trade_sets`` tabulates that once per load as bit
-sets of rewards, so a hand is checked with a lookup per kind (``rules.affordable_set``), and
-the row keeps the bits of its rewards. Each action's method and argument are looked up once
-(``_Tables.handlers``) instead of comparing verbs, and a rebuild's plan is memoised per deck
-sizes. Only a player holding 2 Wild Gashas! tokens takes the slower ``rules.affordable``.
+sets of rewards, so a hand is checked with a lookup per kind (``rules.affordable_set``, itself
+memoised per hand), and the row keeps only the set of its rewards' bits. Each action's method
+and argument are looked up once (``_Tables.handlers``) instead of comparing verbs; a rebuild's
+plan, the tickets a new reward completes and a payment's card ids are memoised per load. Only a
+player holding 2 Wild Gashas! tokens takes the slower ``rules.affordable``. The state and its
+tables are slotted, and rewards and tokens are the engine's plain cards (``Reward``, ``Token``),
+not the model's pydantic ones: CPython reads both far faster (issue #16 item 4).
 
 Phases of a turn (seed: "Game Flow"):
 - ``turn``: ``draw deck-N`` (the first of the two cards), ``trade REWARD`` or, when neither is
@@ -30,22 +33,106 @@ import random
 from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from itertools import chain, compress, count, repeat
-from operator import add, and_, attrgetter, sub
+from functools import reduce
+from itertools import chain, count, repeat
+from operator import add, attrgetter, or_, sub
 from typing import Any, ClassVar
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
 from gachapress.games.gasha import rules
-from gachapress.games.gasha.model import BonusToken, Gasha, GashaCard, SetRewardCard
+from gachapress.games.gasha.model import EffectKind, Gasha, GashaCard, SetRewardCard, TicketColour
 from gachapress.games.spec import EngineOption
 
 TURN, DRAW, PAY, TAKE = "turn", "draw", "pay", "take"
 PASS = Action("pass")
 CARD_ID = attrgetter("id")
+BIT = attrgetter("bit")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Reward:
+    """A Set Reward card as the engine holds it: the fields of the model's ``SetRewardCard``
+    that the rule functions read during a game (``complete_tickets``: id and ticket;
+    ``final_score``: points), with the card's trade action and its bit in ``rules.TradeSets``,
+    in a plain slotted object, one per card, compared and hashed by identity.
+
+    The model's pydantic cards are slow in the hot path: pydantic defines ``__getattr__``, which
+    sends every attribute read down CPython's unspecialised path, and they compare field by
+    field in Python. The rule functions, written for the model's cards (the worked examples
+    pass those), read only these fields, so they take either."""
+
+    id: str
+    points: int
+    ticket: TicketColour | None
+    trade: Action
+    bit: int
+    req: rules.Requirement
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Reward:
+        return self  # immutable: a copied state shares its cards
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """A Bonus token's effect as the engine holds it (why: ``Reward``): the fields of the
+    model's ``BonusEffect``, which ``rules.extra_turns`` and ``rules.final_score`` read."""
+
+    kind: EffectKind
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Token:
+    """A Bonus token as the engine holds it (why: ``Reward``): its id and effect, and whether
+    it is a 2 Wild Gashas! token, which every turn asks."""
+
+    id: str
+    effect: Effect
+    wild: bool
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Token:
+        return self
 
 
 class _Tables:
     """What every game derives from the model once: cards, requirements and actions."""
+
+    # Slots, as the state's (GashaState): more than 30 names would put them in a dict.
+    __slots__ = (
+        "_paid",
+        "_plans",
+        "_setups",
+        "_tickets",
+        "afford",
+        "all_draws",
+        "bit",
+        "by_id",
+        "decks",
+        "draw",
+        "gasha",
+        "gasha_cards",
+        "gasha_ids",
+        "handlers",
+        "kind_of",
+        "kinds",
+        "pay_card",
+        "pay_token",
+        "per_token",
+        "req",
+        "reward",
+        "reward_cards",
+        "reward_ids",
+        "rewards",
+        "same_colour_gashas",
+        "sets",
+        "take",
+        "token",
+        "token_cards",
+        "token_ids",
+        "tokens_per_ticket",
+        "trade",
+        "trade_of_bit",
+    )
 
     def __init__(self, model: Gasha) -> None:
         self.kinds = rules.kinds_in_order(model)
@@ -53,36 +140,59 @@ class _Tables:
         self.gasha: list[GashaCard] = [by_kind[kind] for kind in self.kinds]
         self.gasha_ids = [card.id for card in self.gasha]
         self.kind_of = {card.id: i for i, card in enumerate(self.gasha)}
-        self.rewards: list[SetRewardCard] = model.decks.set_rewards.cards
-        self.tokens: list[BonusToken] = model.decks.bonus_tokens.cards
+        self.rewards = model.decks.set_rewards.cards
+        tokens = model.decks.bonus_tokens.cards
         self.req = {card.id: rules.requirement(model, card) for card in self.rewards}
         # Bit i of a set of rewards: the i-th reward (rules.TradeSets).
         self.sets = rules.trade_sets(list(self.req.values()), model.decks.gasha.size())
         self.bit = {card_id: 1 << i for i, card_id in enumerate(self.req)}
+        self.trade_of_bit = {self.bit[card.id]: Action("trade", card.id) for card in self.rewards}
         self.per_token = rules.wild_gashas_per_token(model)
-        self.wild_tokens = [t for t in self.tokens if t.effect.kind == "wild-gashas"]
-        self.wild_ids = frozenset(t.id for t in self.wild_tokens)
         self.decks = max(row.gasha_decks for row in model.setup.values())
         self.draw = [Action("draw", f"deck-{i + 1}") for i in range(self.decks)]
         self.take = [Action("take", f"deck-{i + 1}") for i in range(self.decks)]
         self.all_draws = list(self.draw)
         self.trade = {card.id: Action("trade", card.id) for card in self.rewards}
+        self.reward = {
+            card.id: Reward(
+                card.id,
+                card.points,
+                card.ticket,
+                self.trade[card.id],
+                self.bit[card.id],
+                self.req[card.id],
+            )
+            for card in self.rewards
+        }
+        self.token = {
+            t.id: Token(
+                t.id, Effect(t.effect.kind, t.effect.amount), t.effect.kind == "wild-gashas"
+            )
+            for t in tokens
+        }
+        self.tokens_per_ticket = model.tickets.bonus_tokens
+        self.same_colour_gashas = model.tickets.same_colour_gashas
+        self._tickets: dict[tuple[tuple[Reward, ...], Reward], _Tickets] = {}
+        # rules.affordable_set of each hand met, by its counts (bounded: GashaState.__init__).
+        self.afford: dict[tuple[int, ...], int] = {}
+        self._paid: dict[tuple[int, ...], tuple[str, ...]] = {}
         self.pay_card = [Action("pay", card_id) for card_id in self.gasha_ids]
-        self.pay_token = {t.id: Action("pay", t.id) for t in self.wild_tokens}
+        self.pay_token = {t.id: Action("pay", t.id) for t in self.token.values() if t.wild}
         # What each action does: the state's method for it and that method's argument, so that
         # applying an action is one lookup (GashaState._apply).
         self.handlers: dict[Action, tuple[Callable[[GashaState, Any], None], Any]] = {
             **{action: (GashaState._draw, i) for i, action in enumerate(self.draw)},
             **{action: (GashaState._take, i) for i, action in enumerate(self.take)},
-            **{action: (GashaState._trade, card_id) for card_id, action in self.trade.items()},
+            **{action: (GashaState._trade, self.reward[i]) for i, action in self.trade.items()},
             **{action: (GashaState._pay_card, k) for k, action in enumerate(self.pay_card)},
             **{action: (GashaState._pay_token, i) for i, action in self.pay_token.items()},
             PASS: (GashaState._pass, None),
         }
-        self.by_id = model.cards()
+        # Every card by id, the engine's own for rewards and tokens.
+        self.by_id: dict[str, Any] = {**model.cards(), **self.reward, **self.token}
         self.gasha_cards = [i for i, card in enumerate(self.gasha) for _ in range(card.count)]
         self.reward_cards = [card for card in self.rewards for _ in range(card.count)]
-        self.token_cards = [token for token in self.tokens for _ in range(token.count)]
+        self.token_cards = [self.token[t.id] for t in tokens for _ in range(t.count)]
         self.reward_ids = sorted(card.id for card in self.reward_cards)
         self.token_ids = sorted(token.id for token in self.token_cards)
         self._setups: dict[int, _Setup] = {}
@@ -99,29 +209,99 @@ class _Tables:
             plan = self._plans[key] = rules.rebuild_gasha_decks(model, list(sizes), discard)
         return plan
 
+    def tickets(self, model: Gasha, waiting: list[Reward], reward: Reward) -> _Tickets:
+        """``rules.complete_tickets`` of the halves ``waiting`` and a new ``reward``, memoised
+        (a player waits with at most one half, so there are few): the tickets completed and the
+        halves left waiting. The tickets are shared: copy them before logging."""
+        key = (tuple(waiting), reward)
+        found = self._tickets.get(key)
+        if found is None:
+            result = rules.complete_tickets(model, [*waiting, reward])
+            unpaired = tuple(map(self.reward.__getitem__, result["unpaired"]))
+            found = self._tickets[key] = (result["tickets"], unpaired)
+        return found
+
+    def paid(self, placed: list[int]) -> tuple[str, ...]:
+        """The ids of the Gasha cards of a payment, counted per kind, in the kind order: a
+        trade's log lists them. Memoised: payments are small, so there are few."""
+        key = tuple(placed)
+        ids = self._paid.get(key)
+        if ids is None:
+            ids = self._paid[key] = tuple(chain.from_iterable(map(repeat, self.gasha_ids, key)))
+        return ids
+
     def setup(self, model: Gasha, players: int) -> _Setup:
         """The setup numbers for a player count, from the rule functions (seed: "Setup")."""
         if players not in self._setups:
+
+            def in_play(card: SetRewardCard) -> bool:
+                return rules.reward_in_play(model, card, players)
+
             self._setups[players] = _Setup(
                 deck_sizes=rules.gasha_deck_sizes(model, players),
-                box=[c for c in self.reward_cards if not rules.reward_in_play(model, c, players)],
-                pile=[c for c in self.reward_cards if rules.reward_in_play(model, c, players)],
+                box=[self.reward[c.id] for c in self.reward_cards if not in_play(c)],
+                pile=[self.reward[c.id] for c in self.reward_cards if in_play(c)],
                 tokens=rules.bonus_tokens_in_play(model, players),
             )
         return self._setups[players]
 
 
+_Tickets = tuple[list[dict[str, Any]], tuple[Reward, ...]]
+
+
 @dataclass(frozen=True)
 class _Setup:
     deck_sizes: list[int]
-    box: list[SetRewardCard]
-    pile: list[SetRewardCard]
+    box: list[Reward]
+    pile: list[Reward]
     tokens: int
 
 
 class GashaState(PhasedState):
     """A game of Gasha in progress (seed: every section; clarifications in YAML)."""
 
+    # Slots, not an instance dict: CPython 3.11 keeps an object's attributes inline, where
+    # reading one and finding a method are fast, only up to 30 names; past that (this state has
+    # 40, and the base class 7 more) every ``self.x`` and ``self.f()`` takes a slow dict lookup.
+    __slots__ = (
+        "box",
+        "decks",
+        "decks_formed",
+        "discard",
+        "draw_count",
+        "draws_left",
+        "extra",
+        "face_up",
+        "hands",
+        "last",
+        "last_kind",
+        "model",
+        "paying",
+        "phase",
+        "pile",
+        "placed",
+        "placed_cards",
+        "pool",
+        "reveal",
+        "rewards",
+        "row",
+        "row_set",
+        "row_setup",
+        "spent",
+        "steps",
+        "tables",
+        "taken",
+        "takes_left",
+        "tickets",
+        "token_box",
+        "trigger",
+        "trigger_seat",
+        "turn",
+        "turns",
+        "unpaired",
+        "wild_left",
+        "wilds",
+    )
     max_actions_per_player: ClassVar[int] = 600
     shared_attributes = ("model", "row_setup", "tables")
 
@@ -132,6 +312,8 @@ class GashaState(PhasedState):
         self.model = model
         self.row_setup = model.setup[players]
         self.tables = t = game.tables("gasha", lambda: _Tables(model))
+        if len(t.afford) > 100_000:  # bounded, whatever hands the games meet
+            t.afford.clear()
         n, kinds = players, len(t.kinds)
         setup = t.setup(model, n)
         # Seed, "Setup" 1: shuffle the Gasha cards, deal the hands, make the draw decks.
@@ -148,19 +330,20 @@ class GashaState(PhasedState):
         # Seed, "Setup" 2: the reward deck for this player count, four face up.
         self.box = list(setup.box)
         self.pile = self._shuffled(setup.pile)
-        self.row: list[SetRewardCard] = [self.pile.pop() for _ in range(self.row_setup.reward_row)]
+        self.row: list[Reward] = [self.pile.pop() for _ in range(self.row_setup.reward_row)]
         self._row_changed()
         # Seed, "Setup" 3: the Bonus tokens for this player count, face down: drawn at random,
         # or the ones a token choice names, shuffled (clarification token-selection).
         choice = rules.token_choice(model, [name for name, on in options.items() if on])
         tokens = self._shuffled(t.token_cards)
         self.pool, self.token_box = rules.face_down_tokens(model, tokens, n, choice)
-        self.rewards: list[list[SetRewardCard]] = [[] for _ in range(n)]
+        self.rewards: list[list[Reward]] = [[] for _ in range(n)]
         # Each ticket: the ids of its rewards, and of the tokens placed on them.
         self.tickets: list[list[tuple[tuple[str, ...], tuple[str, ...]]]] = [[] for _ in range(n)]
-        self.unpaired: list[list[SetRewardCard]] = [[] for _ in range(n)]  # halves waiting
-        self.taken: list[list[BonusToken]] = [[] for _ in range(n)]
-        self.face_up: list[list[BonusToken]] = [[] for _ in range(n)]
+        self.unpaired: list[list[Reward]] = [[] for _ in range(n)]  # halves waiting
+        self.taken: list[list[Token]] = [[] for _ in range(n)]
+        self.face_up: list[list[Token]] = [[] for _ in range(n)]
+        self.wilds = [0] * n  # each seat's face-up 2 Wild Gashas! tokens, asked every turn
         # The turn in progress.
         self.turn = 0  # clarification first-player
         self.phase = TURN
@@ -169,13 +352,13 @@ class GashaState(PhasedState):
         self.extra = 0
         self.draws_left = 0
         self.takes_left = 0
-        self.reveal: list[BonusToken] = []  # tokens taken this turn, applied at its end
-        self.paying: SetRewardCard | None = None
+        self.reveal: list[Token] = []  # tokens taken this turn, applied at its end
+        self.paying: Reward | None = None
         self.placed = [0] * kinds
         self.placed_cards = 0
-        self.wild_left: list[BonusToken] = []
+        self.wild_left: list[Token] = []
         self.last_kind = -1
-        self.spent: list[BonusToken] = []
+        self.spent: list[Token] = []
         self.steps: list[Action] = []
         self.trigger: str | None = None
         self.trigger_seat: int | None = None
@@ -219,22 +402,28 @@ class GashaState(PhasedState):
         if phase == TURN:
             seat = self.turn
             hand = self.hands[seat]
-            tokens = self._wild_tokens(seat) if self.face_up[seat] else 0
+            tokens = self.wilds[seat]
             if self.decks_formed and not tokens:
                 # The usual case: every deck has a card between actions (the rebuild sees to
-                # it), and every reward of the row is checked at once.
-                found = rules.affordable_set(t.sets, hand) & self.row_set
+                # it), and every reward of the row is checked at once; a hand's rewards are
+                # looked up (the same few hands come back turn after turn).
+                key = tuple(hand)
+                found = t.afford.get(key)
+                if found is None:
+                    found = t.afford[key] = rules.affordable_set(t.sets, hand)
+                found &= self.row_set
                 if not found:
                     return list(t.all_draws)
-                row = self.row_trades
-                return t.all_draws + list(compress(row, map(and_, self.row_bits, repeat(found))))
+                if not found & (found - 1):  # one reward: its action is the only trade
+                    return [*t.all_draws, t.trade_of_bit[found]]
+                return t.all_draws + [c.trade for c in dict.fromkeys(self.row) if c.bit & found]
             if self.decks_formed:
                 actions = list(t.all_draws)
             else:
                 actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
-            reqs = [t.req[action.target] for action in self.row_trades]
-            found_at = rules.affordable(reqs, hand, tokens, t.per_token)
-            actions.extend(map(self.row_trades.__getitem__, found_at))
+            unique = list(dict.fromkeys(self.row))
+            found_at = rules.affordable([c.req for c in unique], hand, tokens, t.per_token)
+            actions.extend(unique[i].trade for i in found_at)
             return actions or [PASS]
         if phase == DRAW:
             if self.decks_formed:
@@ -253,19 +442,15 @@ class GashaState(PhasedState):
         self._end_turn()
 
     def _row_changed(self) -> None:
-        """The row's reward ids by position, and what the legal actions need of it."""
-        t = self.tables
-        self.row_ids = ids = list(map(CARD_ID, self.row))
-        # Each reward of the row once (two copies give one action): its action and its bit
-        # in rules.TradeSets, and the set of them all.
-        unique = list(dict.fromkeys(ids))
-        self.row_trades = list(map(t.trade.__getitem__, unique))
-        self.row_bits = list(map(t.bit.__getitem__, unique))
-        self.row_set = sum(self.row_bits)
+        """The set of the row's rewards (their bits in rules.TradeSets), which the legal actions
+        of every turn check."""
+        self.row_set = reduce(or_, map(BIT, self.row), 0)
 
-    def _wild_tokens(self, seat: int) -> int:
-        """The seat's unspent 2 Wild Gashas! tokens."""
-        return sum(map(self.tables.wild_ids.__contains__, map(CARD_ID, self.face_up[seat])))
+    def _recount(self) -> None:
+        """What the state derives from its cards anew (tests and re-deals set cards directly):
+        the row's data and each seat's face-up 2 Wild Gashas! tokens."""
+        self._row_changed()
+        self.wilds = [sum(token.wild for token in face_up) for face_up in self.face_up]
 
     # -- drawing (seed: "Draw two Gasha cards") ------------------------------------------------
     def _draw(self, index: int) -> None:
@@ -310,16 +495,15 @@ class GashaState(PhasedState):
             self._check_end()
 
     # -- trading (seed: "Trade Gasha cards for a Set Reward card") -----------------------------
-    def _trade(self, reward_id: str) -> None:
-        """Start paying for the reward ``reward_id`` of the row (the first copy there)."""
-        reward = self.paying = self.row[self.row_ids.index(reward_id)]
+    def _trade(self, reward: Reward) -> None:
+        """Start paying for ``reward``, of the row (every copy there is this same object)."""
+        self.paying = reward
         self.phase = PAY
         self.last_kind = -1
         self.spent = []
-        wild = self.tables.wild_ids
-        face_up = self.face_up[self.turn]
-        self.wild_left = [tok for tok in face_up if tok.id in wild] if face_up else []
-        start = rules.payment_start(self.tables.req[reward.id], len(self.wild_left))
+        wilds = self.wilds[self.turn]
+        self.wild_left = [tok for tok in self.face_up[self.turn] if tok.wild] if wilds else []
+        start = rules.payment_start(reward.req, len(self.wild_left))
         self.placed = list(start)
         self.placed_cards = cards = sum(start)
         if cards:
@@ -329,7 +513,7 @@ class GashaState(PhasedState):
     def _next_steps(self) -> None:
         """Offer the payment's next steps; make a step that is the only one possible."""
         t = self.tables
-        req, per_token = t.req[self.paying.id], t.per_token  # type: ignore[union-attr]
+        req, per_token = self.paying.req, t.per_token  # type: ignore[union-attr]
         hand, placed, pay_card = self.hands[self.turn], self.placed, t.pay_card
         while not rules.payment_complete(req, self.placed_cards, len(self.spent), per_token):
             wild = self.wild_left
@@ -365,9 +549,10 @@ class GashaState(PhasedState):
         self.placed_cards += 1
         self.last_kind = kind
 
-    def _place_token(self, token: BonusToken) -> None:
+    def _place_token(self, token: Token) -> None:
         self.wild_left.remove(token)
         self.face_up[self.turn].remove(token)  # flipped: spent (seed, "Bonus Token Abilities")
+        self.wilds[self.turn] -= 1
         self.spent.append(token)
 
     def _finish_trade(self) -> None:
@@ -376,7 +561,7 @@ class GashaState(PhasedState):
         t, seat, reward = self.tables, self.turn, self.paying
         assert reward is not None
         placed = self.placed
-        paid = list(chain.from_iterable(map(repeat, t.gasha_ids, placed)))  # in kind order
+        paid = t.paid(placed)
         self.discard = list(map(add, self.discard, placed))
         spent = [token.id for token in self.spent] if self.spent else []
         self.placed = [0] * len(placed)
@@ -386,7 +571,7 @@ class GashaState(PhasedState):
         self.paying = None
         self.steps = []
         # Take the reward and refill the row (clarification reward-row-refill).
-        index = self.row_ids.index(reward.id)
+        index = self.row.index(reward)  # by identity: the first copy
         self.rewards[seat].append(reward)
         revealed = None
         if self.pile:
@@ -397,7 +582,7 @@ class GashaState(PhasedState):
             "trade",
             seat=seat,
             reward=reward.id,
-            cards=paid,
+            cards=list(paid),
             tokens=spent,
             revealed=revealed and revealed.id,
         )
@@ -409,31 +594,31 @@ class GashaState(PhasedState):
         # Tickets (seed, "How do I get Bonus tokens?").
         # Halves pair in the order taken, so only the waiting half and the new card matter; a
         # card without a half changes nothing.
-        tickets = []
+        tickets: list[dict[str, Any]] = []
         if reward.ticket is not None:
-            result = rules.complete_tickets(self.model, [*self.unpaired[seat], reward])
-            self.unpaired[seat] = [t.by_id[card_id] for card_id in result["unpaired"]]
-            tickets = result["tickets"]
+            tickets, unpaired = t.tickets(self.model, self.unpaired[seat], reward)
+            self.unpaired[seat] = list(unpaired)
         for ticket in tickets:
-            tokens = self.pool[-self.model.tickets.bonus_tokens :] if self.pool else []
+            tokens = self.pool[-t.tokens_per_ticket :] if self.pool else []
             del self.pool[len(self.pool) - len(tokens) :]
             for token in tokens:
                 self.taken[seat].append(token)
                 self.face_up[seat].append(token)
+                self.wilds[seat] += token.wild
                 self.reveal.append(token)
             token_ids = tuple(token.id for token in tokens)  # placed on the ticket's rewards
             self.tickets[seat].append((tuple(ticket["pair"]), token_ids))
             self.event(
                 "ticket",
                 seat=seat,
-                pair=ticket["pair"],
+                pair=list(ticket["pair"]),  # a copy: the tickets are shared
                 tokens=list(token_ids),
                 extra_gasha=ticket["extra_gasha"],
             )
             if tokens:
                 self._check_end()
             if ticket["extra_gasha"]:
-                self.takes_left += self.model.tickets.same_colour_gashas
+                self.takes_left += t.same_colour_gashas
         self._after_takes()
 
     def _take(self, index: int) -> None:
@@ -486,8 +671,9 @@ class GashaState(PhasedState):
     def clone(self) -> GashaState:
         """An independent copy, made fast: the state is flat lists (of lists) of numbers, cards
         and actions, all immutable; the model and its tables are shared."""
-        new = copy.copy(self)
-        for name, value in vars(self).items():
+        new = copy.copy(self)  # the base class's instance dict and this class's slots
+        for name in (*vars(self), *GashaState.__slots__):
+            value = getattr(self, name)
             if type(value) is list:
                 setattr(new, name, [list(v) if type(v) is list else v for v in value])
         new.rng = random.Random()
@@ -638,6 +824,8 @@ class GashaState(PhasedState):
             assert with_half - tickets * halves == len(self.unpaired[seat]) < halves
             on_tickets = sorted(i for _, ids in self.tickets[seat] for i in ids)
             assert on_tickets == sorted(t.id for t in self.taken[seat]), "a token off its ticket"
+        wilds = [sum(token.wild for token in face_up) for face_up in self.face_up]
+        assert self.wilds == wilds, "a miscounted 2 Wild Gashas! token"
         assert self.decks_formed == all(self.decks), "an empty place the rebuild missed"
         assert len(self.row) == self.row_setup.reward_row or not self.pile, "row not refilled"
         if self.trigger is None:
