@@ -14,6 +14,7 @@ given so far, so the state holds only plain data.
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from collections.abc import Collection, Generator, Iterable
 from itertools import repeat
@@ -56,6 +57,12 @@ STEPS = ("reveal", "cards", "after-scoring")
 #: showdowns, with a few answers to choices; four players far more, so the first ones met are
 #: kept).
 SHOWDOWN_MEMO = 20_000
+
+
+@functools.cache
+def _copied(kind: type) -> tuple[str, ...]:
+    """The slot names of a state class and its bases, which ``__deepcopy__`` copies."""
+    return tuple(name for klass in kind.__mro__ for name in getattr(klass, "__slots__", ()))
 
 
 class _Tables:
@@ -120,8 +127,38 @@ class _Tables:
 
 class GotchaState(PhasedState):
     """What both modes share: the deck and trash, hands, victory piles, drawing, the pausing
-    resolution of a turn and the steps that finish it."""
+    resolution of a turn and the steps that finish it.
 
+    The state's own attributes are slots, not an instance dict: CPython 3.11 keeps at most 30
+    attribute names inline, where reading one and finding a method are fast; past that (a
+    Party state has 37, with the base class's) every ``self.x`` takes a slow dict lookup.
+    """
+
+    __slots__ = (
+        "_deck",
+        "_unshuffled",
+        "answers",
+        "beginner",
+        "choice",
+        "hands",
+        "how",
+        "model",
+        "overtime_limit",
+        "per_card",
+        "phase",
+        "piles",
+        "priority",
+        "result",
+        "revealed",
+        "running",
+        "stage",
+        "steal_options",
+        "steals",
+        "tables",
+        "trash",
+        "turn",
+        "winner",
+    )
     shared_attributes: ClassVar[tuple[str, ...]] = ("model", "tables")
 
     def __init__(
@@ -435,24 +472,27 @@ class GotchaState(PhasedState):
         """The copy ``clone()`` makes, done by hand: the state's lists hold only strings, None
         and numbers (at most two levels deep: hands, lanes, piles), the decision being resolved
         is immutable, and the random generator is copied through its state; what ``memo``
-        already maps (the log, the shared attributes) is taken from it."""
+        already maps (the log, the shared attributes) is taken from it. The base class's
+        attributes are in the instance dict, this class's in slots (``_copied``)."""
         copied = object.__new__(type(self))
         memo[id(self)] = copied
-        fields = copied.__dict__
-        for name, value in self.__dict__.items():
+        names = [*vars(self), *_copied(type(self))]
+        for name in names:
+            value = getattr(self, name)
             if name == "running":  # a paused resolver cannot be copied: the copy re-runs one
-                fields[name] = None
+                value = None
             elif id(value) in memo:
-                fields[name] = memo[id(value)]
+                value = memo[id(value)]
             elif isinstance(value, list):
-                fields[name] = [v[:] if isinstance(v, list) else v for v in value]
+                value = [v[:] if isinstance(v, list) else v for v in value]
             elif isinstance(value, dict):
-                fields[name] = copy.deepcopy(value, memo)
+                value = copy.deepcopy(value, memo)
             elif isinstance(value, random.Random):
-                fields[name] = generator = random.Random()
+                generator = random.Random()
                 generator.setstate(value.getstate())
-            else:  # numbers, strings, tuples, None, the frozen Choice, the game
-                fields[name] = value
+                value = generator
+            # else numbers, strings, tuples, None, the frozen Choice, the game: shared
+            setattr(copied, name, value)
         return copied
 
     # -- what a seat may see -------------------------------------------------------------------
@@ -523,6 +563,22 @@ class CompetitiveState(GotchaState):
     """A Competitive game (seed, "Competitive Mode"): best of three rounds, each a draft and
     three turns of face-down placing into lanes, then overtime turns while the points tie."""
 
+    __slots__ = (
+        "field",
+        "kept",
+        "least",
+        "most",
+        "offer",
+        "overtime",
+        "picks",
+        "placed",
+        "placer",
+        "placers",
+        "player1",
+        "round",
+        "round_wins",
+        "turn_no",
+    )
     max_actions_per_player: ClassVar[int] = 1500
 
     def __init__(
@@ -859,6 +915,7 @@ class PartyState(GotchaState):
     each turn, revealed together; the last player holding cards banks them; overtime among
     the tied leaders."""
 
+    __slots__ = ("index", "order", "overtime", "plays", "rotations", "tied", "turns")
     max_actions_per_player: ClassVar[int] = 600
     shared_attributes = (*GotchaState.shared_attributes, "rotations")
 
