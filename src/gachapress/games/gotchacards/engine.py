@@ -17,8 +17,6 @@ import copy
 import functools
 import random
 from collections.abc import Collection, Generator, Iterable
-from itertools import repeat
-from operator import mul
 from typing import Any, ClassVar
 
 from gachapress.engine.core import (
@@ -207,7 +205,7 @@ class GotchaState(PhasedState):
     def points(self) -> list[int]:
         """Victory-pile points of each seat (seed, "Earning Points": each card is worth 1)."""
         per = self.per_card
-        return list(map(mul, map(len, self.piles), repeat(per)))
+        return [len(pile) * per for pile in self.piles]
 
     # -- the deck, shuffled lazily -------------------------------------------------------------
     @property
@@ -393,14 +391,17 @@ class GotchaState(PhasedState):
     ) -> None:
         """Log the settled turn (cards from the deck for lucky cards, from Magnets and from
         Gacha Capsules, seat by seat) and go on."""
-        self.event(
-            "scored",
-            fights=result["fights"],
-            taken=result["counts"],
-            lucky=lucky,
-            stolen=stolen,
-            drawn=drawn,
-            points=self.points(),
+        # the entry ``event`` would make, built at once: every turn logs one
+        self.log.append(
+            {
+                "event": "scored",
+                "fights": result["fights"],
+                "taken": result["counts"],
+                "lucky": lucky,
+                "stolen": stolen,
+                "drawn": drawn,
+                "points": self.points(),
+            }
         )
         self.result = {}
         self._turn_over()
@@ -972,7 +973,8 @@ class PartyState(GotchaState):
             self.turn = self.order[index]
             return
         self.revealed = True
-        self.event("reveal", plays=list(plays), first=self.priority)
+        # the entry ``event`` would make, built at once: every turn logs one
+        self.log.append({"event": "reveal", "plays": plays[:], "first": self.priority})
         self.answers = []
         self._resolve()
 
