@@ -67,6 +67,9 @@ class _Tables:
     """What every game derives from the model once: the cards, both decks and the actions."""
 
     def __init__(self, model: GotchaCards) -> None:
+        assert isinstance(model, GotchaCards)
+        self.model = model
+        self.per_card = model.points_per_card
         self.by_id: dict[str, GotchaCard] = {c.id: c for c in model.decks.main.cards}
         self.deck: dict[bool, list[str]] = {}
         self.ordered: dict[bool, list[str]] = {}
@@ -92,6 +95,7 @@ class _Tables:
         """Party showdown steps (a choice, or the outcome) by player count, priority, the cards
         of each seat and the answers given."""
         self._rotations: dict[int, list[list[int]]] = {}
+        self._party_setups: dict[int, tuple[list[list[int]], int]] = {}
         self._orders: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
 
     def turn_order(self, model: GotchaCards, current: int, holding: tuple[bool, ...]) -> list[int]:
@@ -110,6 +114,17 @@ class _Tables:
         if players not in self._rotations:
             self._rotations[players] = [rules.clockwise(players, first) for first in range(players)]
         return self._rotations[players]
+
+    def party_setup(self, players: int) -> tuple[list[list[int]], int]:
+        """A Party game's ``rotations`` and the cards dealt to each player, checked once."""
+        setup = self._party_setups.get(players)
+        if setup is None:
+            model = self.model
+            if model.party.cards_per_turn != 1:
+                raise ValueError("the Party showdown takes one card per player (cards_per_turn: 1)")
+            setup = self.rotations(players), rules.party_deal(model, players)
+            self._party_setups[players] = setup
+        return setup
 
     def _answer(self, action: Action, answer: rules.Answer) -> Action:
         self.answers[action] = answer
@@ -163,15 +178,14 @@ class GotchaState(PhasedState):
         self, game: Game, players: int, seed: int, mode: str, *, beginner: bool = False
     ) -> None:
         super().__init__(game, players, seed, mode, (BEGINNER,) if beginner else ())
-        model = game.model
-        assert isinstance(model, GotchaCards)
-        self.model = model
-        self.per_card = model.points_per_card
-        self.tables: _Tables = game.tables("gotchacards", lambda: _Tables(model))
+        tables: _Tables = game.tables("gotchacards", lambda: _Tables(game.model))
+        self.tables = tables
+        self.model = tables.model
+        self.per_card = tables.per_card
         self.beginner = beginner
-        self._deck = list(self.tables.deck[beginner])
-        self._unshuffled = len(self._deck)  # the shuffle is lazy: see ``_shuffle_top``
-        self.event("deck", beginner=beginner, cards=len(self._deck))
+        self._deck = deck = tables.deck[beginner][:]
+        self._unshuffled = len(deck)  # the shuffle is lazy: see ``_shuffle_top``
+        self.log.append({"event": "deck", "beginner": beginner, "cards": len(deck)})  # event()
         self.trash: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.piles: list[list[str]] = [[] for _ in range(players)]
@@ -924,11 +938,7 @@ class PartyState(GotchaState):
         self, game: Game, players: int, seed: int, mode: str, *, beginner: bool = False
     ) -> None:
         super().__init__(game, players, seed, mode, beginner=beginner)
-        model = self.model
-        if model.party.cards_per_turn != 1:
-            raise ValueError("the Party showdown takes one card per player (cards_per_turn: 1)")
-        self.rotations = self.tables.rotations(players)
-        deal = rules.party_deal(model, players)
+        self.rotations, deal = self.tables.party_setup(players)
         self._shuffle_top(deal * players)  # the whole deal's shuffle at once
         for seat in range(players):
             self.hands[seat] = self._draw(deal)
