@@ -17,6 +17,7 @@ import copy
 import functools
 import random
 from collections.abc import Collection, Generator, Iterable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from gachapress.engine.core import (
@@ -28,7 +29,7 @@ from gachapress.engine.core import (
     permute_hidden,
 )
 from gachapress.games.gotchacards import rules
-from gachapress.games.gotchacards.model import GotchaCard, GotchaCards
+from gachapress.games.gotchacards.model import CardType, Effect, GotchaCards
 from gachapress.games.spec import EngineOption
 
 KEEP, PICK, PLACE, PLAY, EFFECT, STEAL, ROLE = (
@@ -57,6 +58,25 @@ STEPS = ("reveal", "cards", "after-scoring")
 SHOWDOWN_MEMO = 20_000
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Card:
+    """A card as the engine hands it to the resolvers: the three fields of the model's
+    ``GotchaCard`` that the rule functions read (written for ``GotchaCard``, which the worked
+    examples pass, they take either), in a plain slotted object, one per card.
+
+    The resolvers read these fields many times a turn, and a pydantic card makes each read
+    slow: pydantic defines ``__getattr__``, which sends every attribute read down CPython's
+    unspecialised path. The effect stays the model's (the resolvers tell effects apart by
+    their class)."""
+
+    id: str
+    type: CardType
+    effect: Effect | None
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self  # immutable: a copied game state shares its cards
+
+
 @functools.cache
 def _copied(kind: type) -> tuple[str, ...]:
     """The slot names of a state class and its bases, which ``__deepcopy__`` copies."""
@@ -70,7 +90,7 @@ class _Tables:
         assert isinstance(model, GotchaCards)
         self.model = model
         self.per_card = model.points_per_card
-        self.by_id: dict[str, GotchaCard] = {c.id: c for c in model.decks.main.cards}
+        self.by_id = {c.id: Card(c.id, c.type, c.effect) for c in model.decks.main.cards}
         self.deck: dict[bool, list[str]] = {}
         self.ordered: dict[bool, list[str]] = {}
         for beginner in (False, True):
