@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import functools
 import random
-from collections.abc import Collection, Generator, Iterable
+from collections.abc import Callable, Collection, Generator, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -109,6 +109,8 @@ class _Tables:
         self.swap_seat = [self._answer(Action("swap", f"seat-{s}"), s) for s in range(most)]
         self.steal_seat = [Action("steal", f"seat-{s}") for s in range(most)]
         self.hit_lane: dict[int, Action] = {}
+        self.turns = len(model.competitive.turns)
+        """Turns in a Competitive round before overtime."""
         self.picker = [rules.draft_picker(model, k) for k in range(model.competitive.draft.draw)]
         """Who picks (0 Player1, 1 Player2) after each number of draft picks so far."""
         self.showdowns: dict[tuple[int | str | None, ...], Any] = {}
@@ -116,6 +118,7 @@ class _Tables:
         of each seat and the answers given."""
         self._rotations: dict[int, list[list[int]]] = {}
         self._party_setups: dict[int, tuple[list[list[int]], int]] = {}
+        self._rules: dict[tuple[Any, ...], Any] = {}
         self._orders: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
 
     def turn_order(self, model: GotchaCards, current: int, holding: tuple[bool, ...]) -> list[int]:
@@ -134,6 +137,17 @@ class _Tables:
         if players not in self._rotations:
             self._rotations[players] = [rules.clockwise(players, first) for first in range(players)]
         return self._rotations[players]
+
+    def rule(self, rule: Callable[..., Any], *args: Any) -> Any:
+        """``rule(model, *args)`` for a rule function of the model's numbers alone (no cards),
+        worked out once per load for each set of arguments (a handful: turn numbers, hand
+        sizes); what it returns is shared, so it is only read."""
+        key = (rule, *args)
+        memo = self._rules
+        if key in memo:
+            return memo[key]
+        value = memo[key] = rule(self.model, *args)
+        return value
 
     def party_setup(self, players: int) -> tuple[list[list[int]], int]:
         """A Party game's ``rotations`` and the cards dealt to each player, checked once."""
@@ -683,17 +697,17 @@ class CompetitiveState(GotchaState):
 
     # -- turns (seed, "Game Flow") -------------------------------------------------------------
     def _start_turn(self) -> None:
-        model = self.model
-        if self.turn_no > len(model.competitive.turns):
+        rule, turn_no, hands = self.tables.rule, self.turn_no, self.hands
+        if turn_no > self.tables.turns:
             self._end_on_points()
             return
-        check = rules.turn_start_check(model, self.turn_no, [len(h) for h in self.hands])
+        check = rule(rules.turn_start_check, turn_no, (len(hands[0]), len(hands[1])))
         if check == "points":
             self._end_on_points()
         elif check is not None:
             self._round_won(int(check), "forfeit")
         else:
-            self.priority = self._seat(rules.turn_leader(model, self.turn_no))
+            self.priority = self._seat(rule(rules.turn_leader, turn_no))
             self.placers = (self.priority, 1 - self.priority)
             self._next_placer(0)
 
@@ -701,8 +715,8 @@ class CompetitiveState(GotchaState):
         """The next player to place face-down, or the reveal once both have placed."""
         while index < len(self.placers):
             seat = self.placers[index]
-            least, most = rules.place_limits(
-                self.model, self.turn_no, len(self.hands[seat]), self.overtime > 0
+            least, most = self.tables.rule(
+                rules.place_limits, self.turn_no, len(self.hands[seat]), self.overtime > 0
             )
             if most > 0:
                 self.phase, self.turn, self.placer = PLACE, seat, index
