@@ -109,6 +109,8 @@ class _Tables:
         self.swap_seat = [self._answer(Action("swap", f"seat-{s}"), s) for s in range(most)]
         self.steal_seat = [Action("steal", f"seat-{s}") for s in range(most)]
         self.hit_lane: dict[int, Action] = {}
+        self.draw_timing, self.steal_timing = model.effect_timing.draw, model.effect_timing.steal
+        """When Gacha Capsules and Magnets act (a step of ``STEPS``)."""
         self.turns = len(model.competitive.turns)
         """Turns in a Competitive round before overtime."""
         self.picker = [rules.draft_picker(model, k) for k in range(model.competitive.draft.draw)]
@@ -422,15 +424,15 @@ class GotchaState(PhasedState):
                 continue
             if not result["any_gain"]:
                 continue
-            timing = self.model.effect_timing
+            tables = self.tables
             draws, steals = result["draws"], result["steals"]
-            if timing.draw == step and any(draws):
+            if tables.draw_timing == step and any(draws):
                 for seat in order:
                     if draws[seat]:
                         drawn = self._draw(draws[seat])
                         self.hands[seat] += drawn
                         result["drawn"][seat] += len(drawn)
-            if timing.steal == step and any(steals):
+            if tables.steal_timing == step and any(steals):
                 self.steals = [seat for seat in order for _ in range(steals[seat])]
         self._scored(result, result["lucky"], result["stolen"], result["drawn"])
 
@@ -736,7 +738,10 @@ class CompetitiveState(GotchaState):
 
     def _reveal(self) -> None:
         self.revealed = True
-        self.event("reveal", lanes=[list(side) for side in self.field], first=self.priority)
+        field = self.field  # the entry ``event`` would make, built at once: every turn logs one
+        self.log.append(
+            {"event": "reveal", "lanes": [field[0][:], field[1][:]], "first": self.priority}
+        )
         self.answers = []
         self._resolve()
 
