@@ -724,6 +724,52 @@ def test_remembered_showdowns_play_exactly_like_resolved_ones(
     assert not cold.tables("gotchacards", lambda: None).showdowns
 
 
+@pytest.mark.parametrize(("mode", "players"), [("competitive", 2), ("party", 4)])
+def test_a_played_state_keeps_its_attributes_in_slots_and_its_cards_plain(
+    mode: str, players: int
+) -> None:
+    """CPython 3.11 keeps at most 30 attribute names of an object inline; past that every
+    attribute read of the state goes through a dict, so the state's own attributes are slots.
+    The resolvers' cards are plain slotted objects, read without pydantic's ``__getattr__``."""
+    state = GAME.new_game(players, 3, mode)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[-1])
+    assert len(vars(state)) < 30
+    assert "hands" not in vars(state) and "phase" not in vars(state)
+    card = next(iter(state.tables.by_id.values()))
+    assert type(card).__getattribute__ is object.__getattribute__
+    assert not hasattr(type(card), "__getattr__") and not hasattr(card, "__dict__")
+
+
+@pytest.mark.parametrize(("mode", "players"), [("competitive", 2), ("party", 3)])
+def test_a_clone_of_a_slotted_state_is_independent_and_plays_alike(mode: str, players: int) -> None:
+    state = GAME.new_game(players, 8, mode)
+    for _ in range(5):
+        state.apply(state.legal_actions()[0])
+    twin = state.clone()
+    assert twin.snapshot() == state.snapshot() and twin.log == state.log
+    assert twin.hands is not state.hands and twin.hands[0] is not state.hands[0]
+    assert twin.tables is state.tables and twin.model is state.model  # shared, per load
+    while not state.is_terminal():
+        action = state.legal_actions()[-1]
+        state.apply(action)
+        twin.apply(action)
+    assert twin.log == state.log and twin.snapshot() == state.snapshot()
+
+
+def test_the_model_s_rules_are_worked_out_once_per_load() -> None:
+    """The turn checks and placing limits come from per-load tables, and give what the rule
+    functions give."""
+    game = load_game("gotchacards")
+    first = game.new_game(2, 1, "competitive")
+    assert game.new_game(2, 2, "party").tables is first.tables
+    play_game(game, 2, 1, "competitive")
+    memo = first.tables._rules
+    assert any(key[0] is engine_module.rules.place_limits for key in memo)
+    for (rule, *args), value in memo.items():
+        assert value == rule(game.model, *args)
+
+
 def test_greedy_bots_play_alike_with_or_without_remembered_values() -> None:
     warm = load_game("gotchacards")
     for seed in range(40):

@@ -14,10 +14,10 @@ given so far, so the state holds only plain data.
 from __future__ import annotations
 
 import copy
+import functools
 import random
-from collections.abc import Collection, Generator, Iterable
-from itertools import repeat
-from operator import mul
+from collections.abc import Callable, Collection, Generator, Iterable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from gachapress.engine.core import (
@@ -29,7 +29,7 @@ from gachapress.engine.core import (
     permute_hidden,
 )
 from gachapress.games.gotchacards import rules
-from gachapress.games.gotchacards.model import GotchaCard, GotchaCards
+from gachapress.games.gotchacards.model import CardType, Effect, GotchaCards
 from gachapress.games.spec import EngineOption
 
 KEEP, PICK, PLACE, PLAY, EFFECT, STEAL, ROLE = (
@@ -58,11 +58,39 @@ STEPS = ("reveal", "cards", "after-scoring")
 SHOWDOWN_MEMO = 20_000
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Card:
+    """A card as the engine hands it to the resolvers: the three fields of the model's
+    ``GotchaCard`` that the rule functions read (written for ``GotchaCard``, which the worked
+    examples pass, they take either), in a plain slotted object, one per card.
+
+    The resolvers read these fields many times a turn, and a pydantic card makes each read
+    slow: pydantic defines ``__getattr__``, which sends every attribute read down CPython's
+    unspecialised path. The effect stays the model's (the resolvers tell effects apart by
+    their class)."""
+
+    id: str
+    type: CardType
+    effect: Effect | None
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self  # immutable: a copied game state shares its cards
+
+
+@functools.cache
+def _copied(kind: type) -> tuple[str, ...]:
+    """The slot names of a state class and its bases, which ``__deepcopy__`` copies."""
+    return tuple(name for klass in kind.__mro__ for name in getattr(klass, "__slots__", ()))
+
+
 class _Tables:
     """What every game derives from the model once: the cards, both decks and the actions."""
 
     def __init__(self, model: GotchaCards) -> None:
-        self.by_id: dict[str, GotchaCard] = {c.id: c for c in model.decks.main.cards}
+        assert isinstance(model, GotchaCards)
+        self.model = model
+        self.per_card = model.points_per_card
+        self.by_id = {c.id: Card(c.id, c.type, c.effect) for c in model.decks.main.cards}
         self.deck: dict[bool, list[str]] = {}
         self.ordered: dict[bool, list[str]] = {}
         for beginner in (False, True):
@@ -81,12 +109,18 @@ class _Tables:
         self.swap_seat = [self._answer(Action("swap", f"seat-{s}"), s) for s in range(most)]
         self.steal_seat = [Action("steal", f"seat-{s}") for s in range(most)]
         self.hit_lane: dict[int, Action] = {}
+        self.draw_timing, self.steal_timing = model.effect_timing.draw, model.effect_timing.steal
+        """When Gacha Capsules and Magnets act (a step of ``STEPS``)."""
+        self.turns = len(model.competitive.turns)
+        """Turns in a Competitive round before overtime."""
         self.picker = [rules.draft_picker(model, k) for k in range(model.competitive.draft.draw)]
         """Who picks (0 Player1, 1 Player2) after each number of draft picks so far."""
         self.showdowns: dict[tuple[int | str | None, ...], Any] = {}
         """Party showdown steps (a choice, or the outcome) by player count, priority, the cards
         of each seat and the answers given."""
         self._rotations: dict[int, list[list[int]]] = {}
+        self._party_setups: dict[int, tuple[list[list[int]], int]] = {}
+        self._rules: dict[tuple[Any, ...], Any] = {}
         self._orders: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
 
     def turn_order(self, model: GotchaCards, current: int, holding: tuple[bool, ...]) -> list[int]:
@@ -106,6 +140,28 @@ class _Tables:
             self._rotations[players] = [rules.clockwise(players, first) for first in range(players)]
         return self._rotations[players]
 
+    def rule(self, rule: Callable[..., Any], *args: Any) -> Any:
+        """``rule(model, *args)`` for a rule function of the model's numbers alone (no cards),
+        worked out once per load for each set of arguments (a handful: turn numbers, hand
+        sizes); what it returns is shared, so it is only read."""
+        key = (rule, *args)
+        memo = self._rules
+        if key in memo:
+            return memo[key]
+        value = memo[key] = rule(self.model, *args)
+        return value
+
+    def party_setup(self, players: int) -> tuple[list[list[int]], int]:
+        """A Party game's ``rotations`` and the cards dealt to each player, checked once."""
+        setup = self._party_setups.get(players)
+        if setup is None:
+            model = self.model
+            if model.party.cards_per_turn != 1:
+                raise ValueError("the Party showdown takes one card per player (cards_per_turn: 1)")
+            setup = self.rotations(players), rules.party_deal(model, players)
+            self._party_setups[players] = setup
+        return setup
+
     def _answer(self, action: Action, answer: rules.Answer) -> Action:
         self.answers[action] = answer
         return action
@@ -120,23 +176,52 @@ class _Tables:
 
 class GotchaState(PhasedState):
     """What both modes share: the deck and trash, hands, victory piles, drawing, the pausing
-    resolution of a turn and the steps that finish it."""
+    resolution of a turn and the steps that finish it.
 
+    The state's own attributes are slots, not an instance dict: CPython 3.11 keeps at most 30
+    attribute names inline, where reading one and finding a method are fast; past that (a
+    Party state has 37, with the base class's) every ``self.x`` takes a slow dict lookup.
+    """
+
+    __slots__ = (
+        "_deck",
+        "_unshuffled",
+        "answers",
+        "beginner",
+        "choice",
+        "hands",
+        "how",
+        "model",
+        "overtime_limit",
+        "per_card",
+        "phase",
+        "piles",
+        "priority",
+        "result",
+        "revealed",
+        "running",
+        "stage",
+        "steal_options",
+        "steals",
+        "tables",
+        "trash",
+        "turn",
+        "winner",
+    )
     shared_attributes: ClassVar[tuple[str, ...]] = ("model", "tables")
 
     def __init__(
         self, game: Game, players: int, seed: int, mode: str, *, beginner: bool = False
     ) -> None:
         super().__init__(game, players, seed, mode, (BEGINNER,) if beginner else ())
-        model = game.model
-        assert isinstance(model, GotchaCards)
-        self.model = model
-        self.per_card = model.points_per_card
-        self.tables: _Tables = game.tables("gotchacards", lambda: _Tables(model))
+        tables: _Tables = game.tables("gotchacards", lambda: _Tables(game.model))
+        self.tables = tables
+        self.model = tables.model
+        self.per_card = tables.per_card
         self.beginner = beginner
-        self._deck = list(self.tables.deck[beginner])
-        self._unshuffled = len(self._deck)  # the shuffle is lazy: see ``_shuffle_top``
-        self.event("deck", beginner=beginner, cards=len(self._deck))
+        self._deck = deck = tables.deck[beginner][:]
+        self._unshuffled = len(deck)  # the shuffle is lazy: see ``_shuffle_top``
+        self.log.append({"event": "deck", "beginner": beginner, "cards": len(deck)})  # event()
         self.trash: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.piles: list[list[str]] = [[] for _ in range(players)]
@@ -170,7 +255,7 @@ class GotchaState(PhasedState):
     def points(self) -> list[int]:
         """Victory-pile points of each seat (seed, "Earning Points": each card is worth 1)."""
         per = self.per_card
-        return list(map(mul, map(len, self.piles), repeat(per)))
+        return [len(pile) * per for pile in self.piles]
 
     # -- the deck, shuffled lazily -------------------------------------------------------------
     @property
@@ -339,15 +424,15 @@ class GotchaState(PhasedState):
                 continue
             if not result["any_gain"]:
                 continue
-            timing = self.model.effect_timing
+            tables = self.tables
             draws, steals = result["draws"], result["steals"]
-            if timing.draw == step and any(draws):
+            if tables.draw_timing == step and any(draws):
                 for seat in order:
                     if draws[seat]:
                         drawn = self._draw(draws[seat])
                         self.hands[seat] += drawn
                         result["drawn"][seat] += len(drawn)
-            if timing.steal == step and any(steals):
+            if tables.steal_timing == step and any(steals):
                 self.steals = [seat for seat in order for _ in range(steals[seat])]
         self._scored(result, result["lucky"], result["stolen"], result["drawn"])
 
@@ -356,14 +441,17 @@ class GotchaState(PhasedState):
     ) -> None:
         """Log the settled turn (cards from the deck for lucky cards, from Magnets and from
         Gacha Capsules, seat by seat) and go on."""
-        self.event(
-            "scored",
-            fights=result["fights"],
-            taken=result["counts"],
-            lucky=lucky,
-            stolen=stolen,
-            drawn=drawn,
-            points=self.points(),
+        # the entry ``event`` would make, built at once: every turn logs one
+        self.log.append(
+            {
+                "event": "scored",
+                "fights": result["fights"],
+                "taken": result["counts"],
+                "lucky": lucky,
+                "stolen": stolen,
+                "drawn": drawn,
+                "points": self.points(),
+            }
         )
         self.result = {}
         self._turn_over()
@@ -435,24 +523,27 @@ class GotchaState(PhasedState):
         """The copy ``clone()`` makes, done by hand: the state's lists hold only strings, None
         and numbers (at most two levels deep: hands, lanes, piles), the decision being resolved
         is immutable, and the random generator is copied through its state; what ``memo``
-        already maps (the log, the shared attributes) is taken from it."""
+        already maps (the log, the shared attributes) is taken from it. The base class's
+        attributes are in the instance dict, this class's in slots (``_copied``)."""
         copied = object.__new__(type(self))
         memo[id(self)] = copied
-        fields = copied.__dict__
-        for name, value in self.__dict__.items():
+        names = [*vars(self), *_copied(type(self))]
+        for name in names:
+            value = getattr(self, name)
             if name == "running":  # a paused resolver cannot be copied: the copy re-runs one
-                fields[name] = None
+                value = None
             elif id(value) in memo:
-                fields[name] = memo[id(value)]
+                value = memo[id(value)]
             elif isinstance(value, list):
-                fields[name] = [v[:] if isinstance(v, list) else v for v in value]
+                value = [v[:] if isinstance(v, list) else v for v in value]
             elif isinstance(value, dict):
-                fields[name] = copy.deepcopy(value, memo)
+                value = copy.deepcopy(value, memo)
             elif isinstance(value, random.Random):
-                fields[name] = generator = random.Random()
+                generator = random.Random()
                 generator.setstate(value.getstate())
-            else:  # numbers, strings, tuples, None, the frozen Choice, the game
-                fields[name] = value
+                value = generator
+            # else numbers, strings, tuples, None, the frozen Choice, the game: shared
+            setattr(copied, name, value)
         return copied
 
     # -- what a seat may see -------------------------------------------------------------------
@@ -523,6 +614,22 @@ class CompetitiveState(GotchaState):
     """A Competitive game (seed, "Competitive Mode"): best of three rounds, each a draft and
     three turns of face-down placing into lanes, then overtime turns while the points tie."""
 
+    __slots__ = (
+        "field",
+        "kept",
+        "least",
+        "most",
+        "offer",
+        "overtime",
+        "picks",
+        "placed",
+        "placer",
+        "placers",
+        "player1",
+        "round",
+        "round_wins",
+        "turn_no",
+    )
     max_actions_per_player: ClassVar[int] = 1500
 
     def __init__(
@@ -592,17 +699,17 @@ class CompetitiveState(GotchaState):
 
     # -- turns (seed, "Game Flow") -------------------------------------------------------------
     def _start_turn(self) -> None:
-        model = self.model
-        if self.turn_no > len(model.competitive.turns):
+        rule, turn_no, hands = self.tables.rule, self.turn_no, self.hands
+        if turn_no > self.tables.turns:
             self._end_on_points()
             return
-        check = rules.turn_start_check(model, self.turn_no, [len(h) for h in self.hands])
+        check = rule(rules.turn_start_check, turn_no, (len(hands[0]), len(hands[1])))
         if check == "points":
             self._end_on_points()
         elif check is not None:
             self._round_won(int(check), "forfeit")
         else:
-            self.priority = self._seat(rules.turn_leader(model, self.turn_no))
+            self.priority = self._seat(rule(rules.turn_leader, turn_no))
             self.placers = (self.priority, 1 - self.priority)
             self._next_placer(0)
 
@@ -610,8 +717,8 @@ class CompetitiveState(GotchaState):
         """The next player to place face-down, or the reveal once both have placed."""
         while index < len(self.placers):
             seat = self.placers[index]
-            least, most = rules.place_limits(
-                self.model, self.turn_no, len(self.hands[seat]), self.overtime > 0
+            least, most = self.tables.rule(
+                rules.place_limits, self.turn_no, len(self.hands[seat]), self.overtime > 0
             )
             if most > 0:
                 self.phase, self.turn, self.placer = PLACE, seat, index
@@ -631,7 +738,10 @@ class CompetitiveState(GotchaState):
 
     def _reveal(self) -> None:
         self.revealed = True
-        self.event("reveal", lanes=[list(side) for side in self.field], first=self.priority)
+        field = self.field  # the entry ``event`` would make, built at once: every turn logs one
+        self.log.append(
+            {"event": "reveal", "lanes": [field[0][:], field[1][:]], "first": self.priority}
+        )
         self.answers = []
         self._resolve()
 
@@ -859,6 +969,7 @@ class PartyState(GotchaState):
     each turn, revealed together; the last player holding cards banks them; overtime among
     the tied leaders."""
 
+    __slots__ = ("index", "order", "overtime", "plays", "rotations", "tied", "turns")
     max_actions_per_player: ClassVar[int] = 600
     shared_attributes = (*GotchaState.shared_attributes, "rotations")
 
@@ -866,11 +977,7 @@ class PartyState(GotchaState):
         self, game: Game, players: int, seed: int, mode: str, *, beginner: bool = False
     ) -> None:
         super().__init__(game, players, seed, mode, beginner=beginner)
-        model = self.model
-        if model.party.cards_per_turn != 1:
-            raise ValueError("the Party showdown takes one card per player (cards_per_turn: 1)")
-        self.rotations = self.tables.rotations(players)
-        deal = rules.party_deal(model, players)
+        self.rotations, deal = self.tables.party_setup(players)
         self._shuffle_top(deal * players)  # the whole deal's shuffle at once
         for seat in range(players):
             self.hands[seat] = self._draw(deal)
@@ -915,7 +1022,8 @@ class PartyState(GotchaState):
             self.turn = self.order[index]
             return
         self.revealed = True
-        self.event("reveal", plays=list(plays), first=self.priority)
+        # the entry ``event`` would make, built at once: every turn logs one
+        self.log.append({"event": "reveal", "plays": plays[:], "first": self.priority})
         self.answers = []
         self._resolve()
 
