@@ -42,24 +42,21 @@ def interleaved(plays: list[Play], games: int) -> list[tuple[float, float]]:
     """(actions/s, games/s) of each contestant over seeds 0..games-1, on CPU time (the process's
     own seconds, so other work on the machine does not count).
 
-    The seeds go in chunks of CHUNK, and each chunk is played by every contestant in turn, three
-    times, keeping each one's fastest time for it: a virtual machine's speed drifts by a factor
-    of two over seconds even when it is quiet, and taking turns every few milliseconds makes a
-    game and hearts meet the same drift."""
+    The seeds go in chunks of CHUNK, and each chunk is played by every contestant in turn: a
+    virtual machine's speed drifts by a factor of two over seconds even when it is quiet, and
+    taking turns every few milliseconds makes a game and hearts meet the same drift. Each seed
+    is played once: a game that remembers what it worked out (a resolved turn, a hand's
+    rewards) would play a seed it has seen faster than a new one, so a best of several runs of
+    the same seeds would flatter it."""
     actions, seconds = [0] * len(plays), [0.0] * len(plays)
     for first in range(0, games, CHUNK):
         seeds = range(first, min(first + CHUNK, games))
-        best = [float("inf")] * len(plays)
-        for _ in range(3):
-            for index, play in enumerate(plays):
-                choosers = [chooser(seed) for seed in seeds]
-                start = time.process_time()
-                taken = sum(map(play, seeds, choosers))
-                best[index] = min(best[index], time.process_time() - start)
-                actions[index] += taken
-        for index in range(len(plays)):
-            seconds[index] += best[index]
-    return [(actions[i] / 3 / seconds[i], games / seconds[i]) for i in range(len(plays))]
+        for index, play in enumerate(plays):
+            choosers = [chooser(seed) for seed in seeds]
+            start = time.process_time()
+            actions[index] += sum(map(play, seeds, choosers))
+            seconds[index] += time.process_time() - start
+    return [(actions[i] / seconds[i], games / seconds[i]) for i in range(len(plays))]
 
 
 CHUNK = 10
