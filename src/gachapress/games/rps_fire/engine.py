@@ -262,12 +262,18 @@ class RpsFireState(PhasedState):
         return list(chain.from_iterable(map(held_plays.__getitem__, held)))
 
     def _apply(self, action: Action) -> None:
-        # A turn (seed: "Turns are Simple"; clarifications draw-until-can, deck-runs-out). Plays,
-        # two actions in three, are made here rather than in a method of their own: a call
-        # costs as much as the play.
+        # A turn (seed: "Turns are Simple"; clarifications draw-until-can, deck-runs-out) or a
+        # card given after a fire alarm. Plays, two actions in three, and gives are made here
+        # rather than in methods of their own: a call costs as much as the move.
         seat = self.turn
-        if self.phase == GIVE:
-            self._give(seat, *self.tables.give_of[action])
+        if self.phase == GIVE:  # one card of the alarm's give-away, a quarter of all actions
+            face, recipient = self.tables.give_of[action]
+            hands = self.hands
+            hands[seat].remove(face)
+            hands[recipient].append(face)
+            self.gives_left -= 1
+            if not self.gives_left:
+                self._after_alarm(seat)
             return
         tables = self.tables
         play = tables.play_of.get(action)
@@ -372,13 +378,6 @@ class RpsFireState(PhasedState):
         for taker, _, card in moves:
             hands[taker].append(card)
         return moves
-
-    def _give(self, seat: int, face: str, recipient: int) -> None:
-        self.hands[seat].remove(face)
-        self.hands[recipient].append(face)
-        self.gives_left -= 1
-        if not self.gives_left:
-            self._after_alarm(seat)
 
     def _after_alarm(self, seat: int) -> None:
         self.effects_left -= 1
