@@ -3,13 +3,15 @@ when nothing beats it, fire alarms that scramble the hands, and scoring what is 
 
 The state machine only sequences the game; every rule it applies is a rule function of
 ``rules.py`` (the seed section and clarification are named there), called directly or once per
-game to build a table, and every number comes from the model.
+loaded game to build a table, and every number comes from the model.
 
 Phases: ``play`` (the turn player plays one face, with any of its copies; or, when nothing
 beats the pile, draws one card at a time; or passes when nothing is left to draw) and ``give``
 (after a fire alarm went off, its player gives cards away one at a time: ``give rock-3 to 2``).
 Cards are held as their ids (copies share one id), so hands, the deck and the pile are lists of
-strings.
+strings, compared by identity first and hashed once. What is legal on each top card is tabled
+per load, and plays and gives, nine actions in ten, are made inline in ``_apply``: at a few
+hundred bytecodes an action, a method call is a tenth of an action's cost.
 """
 
 from __future__ import annotations
