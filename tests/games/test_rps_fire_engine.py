@@ -16,6 +16,7 @@ from gachapress.engine import Action, Game, IllegalAction, load_game
 from gachapress.engine.play import play_game
 from gachapress.errors import GachapressError
 from gachapress.games.rps_fire.engine import RpsFireState, _places
+from gachapress.games.rps_fire.rules import legal_play
 from tests.conftest import RULES
 from tests.harness import Tally, games_per_count, simulate
 
@@ -657,3 +658,30 @@ def test_alarm_takes_draw_what_random_sample_draws(held: int) -> None:
             mine, reference = random.Random(seed), random.Random(seed)
             assert _places(mine, held, k) == reference.sample(range(held), k)
             assert mine.random() == reference.random()  # the same draws were used
+
+
+def test_tables_are_built_once_per_load_and_state_attributes_stay_inline() -> None:
+    """The engine's speed rests on two things: the play tables (checked with legal_play) are
+    made once per loaded game, not per game played, and the state has few enough attributes
+    (CPython 3.11 keeps at most 30 inline) that reading one needs no dictionary lookup."""
+    first, second = new(4, seed=1), new(6, seed=2)
+    assert first.tables is second.tables
+    assert set(first.tables.plays_on) == set(first.tables.open_plays_on) == set(FULL)
+    assert len(vars(first)) <= 30
+
+
+def test_plays_tables_offer_what_the_rule_functions_allow() -> None:
+    """Each top card's tables, closed and open, list exactly the faces legal_play allows."""
+    cards = GAME.model.face_by_id
+    tables = new(2).tables
+    for top in cards.values():
+        for open_pile, on in ((False, tables.plays_on), (True, tables.open_plays_on)):
+            first, held = on[top.id]
+            allowed = {
+                c for c, card in cards.items() if legal_play(GAME.model, [card], top, open_pile)
+            }
+            assert set(first) == allowed
+            for (face, n), plays in held.items():
+                assert [str(p) for p in plays] == [
+                    f"play {face}" if k == 1 else f"play {face} x{k}" for k in range(1, n + 1)
+                ]

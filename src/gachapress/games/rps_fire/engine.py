@@ -3,13 +3,15 @@ when nothing beats it, fire alarms that scramble the hands, and scoring what is 
 
 The state machine only sequences the game; every rule it applies is a rule function of
 ``rules.py`` (the seed section and clarification are named there), called directly or once per
-game to build a table, and every number comes from the model.
+loaded game to build a table, and every number comes from the model.
 
 Phases: ``play`` (the turn player plays one face, with any of its copies; or, when nothing
 beats the pile, draws one card at a time; or passes when nothing is left to draw) and ``give``
 (after a fire alarm went off, its player gives cards away one at a time: ``give rock-3 to 2``).
 Cards are held as their ids (copies share one id), so hands, the deck and the pile are lists of
-strings.
+strings, compared by identity first and hashed once. What is legal on each top card is tabled
+per load, and plays and gives, nine actions in ten, are made inline in ``_apply``: at a few
+hundred bytecodes an action, a method call is a tenth of an action's cost.
 """
 
 from __future__ import annotations
@@ -78,6 +80,11 @@ def _places(rng: random.Random, held: int, k: int) -> list[int]:
     return places
 
 
+_Plays = tuple[dict[str, Action], dict[tuple[str, int], list[Action]]]
+"""What may be played on one top card: each face's play of one copy, and (face, copies held) ->
+the plays of 1, 2, ... of them."""
+
+
 class _Tables:
     """What every game derives from the model once, by calling the rule functions."""
 
@@ -88,33 +95,14 @@ class _Tables:
         self.sorted_deck = sorted(self.deck)
         self.alarms = frozenset(c.id for c in faces if c.is_fire_alarm)
         self.starts_pile = {c.id: rules.can_start_pile(model, c) for c in faces}
-        # What may be played on each top card (and on an open pile): the faces that may be
-        # played, each with its actions for 1, 2, ... copies, each checked with the rule
-        # legal_play. ``first_play_on`` holds each playable face's play of one copy: filtering
-        # a hand by it (a loop in C, not in Python) leaves the playable cards in hand order,
-        # and it is what a hand holding one copy of each may do. ``held_plays_on`` holds the
-        # plays of a face held n times, by (face, n).
-        self.first_play_on: dict[tuple[str, bool], dict[str, Action]] = {}
-        self.held_plays_on: dict[tuple[str, bool], dict[tuple[str, int], list[Action]]] = {}
-        for top in faces:
-            for open_pile in (False, True):
-                table: dict[str, list[Action]] = {}
-                for card in faces:
-                    plays = [
-                        play_action(card.id, k)
-                        for k in range(1, card.count + 1)
-                        if rules.legal_play(model, [card] * k, top, open_pile)
-                    ]
-                    if plays:
-                        table[card.id] = plays
-                self.first_play_on[top.id, open_pile] = {
-                    face: plays[0] for face, plays in table.items()
-                }
-                self.held_plays_on[top.id, open_pile] = {
-                    (face, held): plays[:held]
-                    for face, plays in table.items()
-                    for held in range(1, self.cards[face].count + 1)
-                }
+        # What may be played on each top card, on a closed pile (``plays_on``) and on an open
+        # one (``open_plays_on``): a pair of tables whose actions are each checked with the rule
+        # legal_play. The first holds each playable face's play of one copy: filtering a hand
+        # by it (a loop in C, not in Python) leaves the playable cards in hand order, and it is
+        # what a hand holding one copy of each may do. The second holds the plays of a face
+        # held n times (1, 2, ... copies), by (face, n).
+        self.plays_on = {top.id: self._plays(model, top, False) for top in faces}
+        self.open_plays_on = {top.id: self._plays(model, top, True) for top in faces}
         # The rules of a play and of an alarm that depend only on a hand's size, for every size
         # a hand can reach.
         sizes = range(len(self.deck) + 1)
@@ -127,6 +115,29 @@ class _Tables:
         seats = range(max(model.player_counts()))
         self.give = {c.id: [give_action(c.id, seat) for seat in seats] for c in faces}
         self.give_of = {self.give[c.id][seat]: (c.id, seat) for c in faces for seat in seats}
+        # A fire alarm's effect, looked up rather than read off the models on every alarm.
+        self.direction = {c.id: c.direction for c in faces if c.is_fire_alarm}
+        self.alarm_draw = model.fire_alarm.draw
+        self.effects = {k: rules.alarm_effects(model, k) for _, k in self.play_of.values()}
+
+    def _plays(self, model: RpsFire, top: RpsCard, open_pile: bool) -> _Plays:
+        """The two tables of what may be played on ``top`` (or on an open pile)."""
+        table: dict[str, list[Action]] = {}
+        for card in model.decks.main.cards:
+            plays = [
+                play_action(card.id, k)
+                for k in range(1, card.count + 1)
+                if rules.legal_play(model, [card] * k, top, open_pile)
+            ]
+            if plays:
+                table[card.id] = plays
+        first = {face: plays[0] for face, plays in table.items()}
+        held = {
+            (face, n): plays[:n]
+            for face, plays in table.items()
+            for n in range(1, self.cards[face].count + 1)
+        }
+        return first, held
 
 
 class _Seating:
@@ -235,35 +246,46 @@ class RpsFireState(PhasedState):
         # Seed "Turns are Simple"; clarification must-play: whoever can play must play. Each
         # playable face, in hand order, offers its plays of 1, 2, ... copies, as many as the
         # hand holds.
-        key = self.pile[-1], self.open_pile
-        first = self.tables.first_play_on[key]
-        faces = list(filter(first.__contains__, hand))  # the playable cards, in hand order
-        if not faces:
+        tables = self.tables
+        first, held_plays = (tables.open_plays_on if self.open_pile else tables.plays_on)[
+            self.pile[-1]
+        ]
+        plays = list(filter(None, map(first.get, hand)))  # a play per playable card, in hand order
+        if not plays:
             # Nothing beats the pile: draw one card at a time, or pass with nothing to draw
-            # (clarifications draw-until-can, deck-runs-out).
-            if rules.drawable(self.model, len(self.deck), len(self.pile)):
+            # (clarifications draw-until-can, deck-runs-out). A card in the deck can be drawn.
+            if self.deck or rules.drawable(self.model, 0, len(self.pile)):
                 return [DRAW]
             return [PASS]
-        distinct = dict.fromkeys(faces)
-        if len(distinct) == len(faces):  # one copy of each: one play each (the usual case)
-            return list(map(first.__getitem__, faces))
-        held = zip(distinct, map(faces.count, distinct), strict=True)  # (face, copies held)
-        return list(chain.from_iterable(map(self.tables.held_plays_on[key].__getitem__, held)))
+        if len(set(plays)) == len(plays):  # one copy of each: one play each (the usual case)
+            return plays
+        faces = dict.fromkeys(filter(first.__contains__, hand))
+        held = zip(faces, map(hand.count, faces), strict=True)  # (face, copies held)
+        return list(chain.from_iterable(map(held_plays.__getitem__, held)))
 
     def _apply(self, action: Action) -> None:
-        play = self.tables.play_of.get(action)  # two actions in three are plays
-        if play is not None:
-            self._play(*play)
-        elif self.phase == GIVE:
-            self._give(*self.tables.give_of[action])
-        elif action is DRAW:
-            self._draw(self.turn)
-        else:
-            self._pass()
-
-    # -- a turn (seed: "Turns are Simple"; clarifications draw-until-can, deck-runs-out) --------
-    def _play(self, face: str, copies: int) -> None:
+        # A turn (seed: "Turns are Simple"; clarifications draw-until-can, deck-runs-out) or a
+        # card given after a fire alarm. Plays, two actions in three, and gives are made here
+        # rather than in methods of their own: a call costs as much as the move.
         seat = self.turn
+        if self.phase == GIVE:  # one card of the alarm's give-away, a quarter of all actions
+            face, recipient = self.tables.give_of[action]
+            hands = self.hands
+            hands[seat].remove(face)
+            hands[recipient].append(face)
+            self.gives_left -= 1
+            if not self.gives_left:
+                self._after_alarm(seat)
+            return
+        tables = self.tables
+        play = tables.play_of.get(action)
+        if play is None:
+            if action is DRAW:
+                self._draw(seat)
+            else:
+                self._pass()
+            return
+        face, copies = play
         hand = self.hands[seat]
         if copies == 1:
             hand.remove(face)
@@ -274,11 +296,10 @@ class RpsFireState(PhasedState):
             self.pile += [face] * copies
         self.passes = 0
         self.open_pile = False
-        tables = self.tables
         if tables.ends_round[len(hand)]:
             self._end_round(went_out=seat)
         elif face in tables.alarms and tables.goes_off[len(hand)]:
-            self.effects_left = rules.alarm_effects(self.model, copies)
+            self.effects_left = tables.effects[copies]
             self._alarm(seat, face)
         else:
             self.turn = self.seating.next[seat]
@@ -309,11 +330,9 @@ class RpsFireState(PhasedState):
     # -- fire alarms (seed: "But Then, Fire Alarms!"; clarifications alarm-takes,
     #    alarm-takes-short, alarm-two-players, alarm-draw-short, alarm-give-away) ------------
     def _alarm(self, seat: int, face: str) -> None:
-        direction = self.tables.cards[face].direction
-        assert direction is not None
-        hands = self.hands
+        direction = self.tables.direction[face]
         moves = self._takes(direction)
-        draw, deck, hand = self.model.fire_alarm.draw, self.deck, hands[seat]
+        draw, deck, hand = self.tables.alarm_draw, self.deck, self.hands[seat]
         if len(deck) >= draw:  # the usual case: no refill on the way
             for _ in range(draw):
                 hand.append(deck.pop())
@@ -361,14 +380,6 @@ class RpsFireState(PhasedState):
         for taker, _, card in moves:
             hands[taker].append(card)
         return moves
-
-    def _give(self, face: str, recipient: int) -> None:
-        seat = self.turn
-        self.hands[seat].remove(face)
-        self.hands[recipient].append(face)
-        self.gives_left -= 1
-        if not self.gives_left:
-            self._after_alarm(seat)
 
     def _after_alarm(self, seat: int) -> None:
         self.effects_left -= 1
