@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import operator
 import random
 from collections.abc import Callable, Collection, Generator, Iterable
 from dataclasses import dataclass
@@ -56,6 +57,8 @@ STEPS = ("reveal", "cards", "after-scoring")
 #: showdowns, with a few answers to choices; four players far more, so the first ones met are
 #: kept).
 SHOWDOWN_MEMO = 20_000
+#: A card's id, read in C by ``map`` (a comprehension per list costs a frame's bytecodes).
+_ID = operator.attrgetter("id")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -91,6 +94,10 @@ class _Tables:
         self.model = model
         self.per_card = model.points_per_card
         self.by_id = {c.id: Card(c.id, c.type, c.effect) for c in model.decks.main.cards}
+        self.plain: frozenset[str | None] = frozenset(
+            [None, *(i for i, c in self.by_id.items() if c.effect is None)]
+        )
+        """The ids of the cards without an effect, and None (a Party seat without a card)."""
         self.deck: dict[bool, list[str]] = {}
         self.ordered: dict[bool, list[str]] = {}
         for beginner in (False, True):
@@ -363,11 +370,11 @@ class GotchaState(PhasedState):
 
     def _outcome(self, out: Any) -> None:
         """Keep what the resolver decided as plain data, then carry it out step by step."""
-        taken = [[c.id for c in cards] for cards in out.taken]
+        taken = [list(map(_ID, cards)) for cards in out.taken]
         decided = {
             "gains": [(seat, taken[seat]) for seat in self._order() if taken[seat]],
-            "counts": [len(cards) for cards in taken],
-            "trashed": [c.id for c in out.trashed],
+            "counts": list(map(len, taken)),
+            "trashed": list(map(_ID, out.trashed)),
             "bonus": out.bonus,
             "draws": out.draws,
             "steals": out.steals,
@@ -1035,8 +1042,15 @@ class PartyState(GotchaState):
     def _resolve(self) -> None:
         """Take the remembered step for these cards and answers, if any: the next choice, or
         the outcome; else run the resolver and remember what it did."""
-        known = self.tables.showdowns.get(self._showdown_key())
+        tables = self.tables
+        known = tables.showdowns.get(self._showdown_key())
         if known is None:
+            if all(map(tables.plain.__contains__, self.plays)):  # nothing to ask: no generator
+                by_id = tables.by_id
+                plays = [None if c is None else by_id[c] for c in self.plays]
+                self.running = self.choice = None
+                self._outcome(rules.showdown_without_effects(self.model, self.priority, plays))
+                return
             super()._resolve()
             if self.choice is not None:  # paused for a choice: the resolver's next step
                 self._remember(self.choice)

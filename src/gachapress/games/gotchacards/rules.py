@@ -652,20 +652,49 @@ def resolve_showdown(
     n = len(plays)
     if not 0 <= priority < n or plays[priority] is None:
         raise ValueError("priority must be a seat with a card in play")
+    if not any(c is not None and c.effect is not None for c in plays):
+        return showdown_without_effects(game, priority, plays)
     order = clockwise(n, priority)
     draws, steals = [0] * n, [0] * n
-    cards: Sequence[GotchaCard | None] = plays
-    fights: list[FightType | Literal["item"] | None]
-    after: list[tuple[int, GotchaCard]] = []
     trashed: list[GotchaCard] = []
-    if any(c is not None and c.effect is not None for c in plays):
-        slots = yield from _effect_step(game, order, plays, draws, steals, trashed)
-        cards = [None if p is None else p.card for p in slots]
-        fights = [None if p is None else (p.fight or "item") for p in slots]
-        after = [(seat, card) for seat in order if (card := cards[seat]) is not None]
-    else:  # plain cards and items without effects: nothing changes before the fight
-        fights = [None if c is None else c.type for c in plays]
-    out = ShowdownOutcome(fights, [], [[] for _ in plays], [0] * n, draws, steals, trashed)
+    slots = yield from _effect_step(game, order, plays, draws, steals, trashed)
+    cards = [None if p is None else p.card for p in slots]
+    fights: list[FightType | Literal["item"] | None]
+    fights = [None if p is None else (p.fight or "item") for p in slots]
+    after = [(seat, card) for seat in order if (card := cards[seat]) is not None]
+    return _score_showdown(game, order, cards, fights, draws, steals, trashed, after)
+
+
+def showdown_without_effects(
+    game: GotchaCards, priority: int, plays: Sequence[GotchaCard | None]
+) -> ShowdownOutcome:
+    """``resolve_showdown`` of cards none of which has an effect: nothing changes before the
+    fight and nobody is asked anything, so it is a plain function (the engine calls it directly
+    for such turns, most of a Party game's, without the generator's protocol)."""
+    n = len(plays)
+    if not 0 <= priority < n or plays[priority] is None:
+        raise ValueError("priority must be a seat with a card in play")
+    fights: list[FightType | Literal["item"] | None]
+    fights = [None if c is None else c.type for c in plays]
+    zeros = [0] * n
+    return _score_showdown(game, clockwise(n, priority), plays, fights, zeros, zeros[:], [], [])
+
+
+def _score_showdown(
+    game: GotchaCards,
+    order: list[int],
+    cards: Sequence[GotchaCard | None],
+    fights: list[FightType | Literal["item"] | None],
+    draws: list[int],
+    steals: list[int],
+    trashed: list[GotchaCard],
+    after: list[tuple[int, GotchaCard]],
+) -> ShowdownOutcome:
+    """A Party showdown after its effect step: the fight, the shares and the after-scoring
+    gains of the cards ``after`` (seed, Party "Game Flow"; clarifications party-items,
+    party-shares, party-shared-effects). See ``resolve_showdown``."""
+    n = len(cards)
+    out = ShowdownOutcome(fights, [], [[] for _ in cards], [0] * n, draws, steals, trashed)
     won = _winners(game, fights)
     trashed += [c for c, f in zip(cards, fights, strict=True) if f == "item"]  # party-items
     losing: list[GotchaCard] = []
