@@ -830,3 +830,35 @@ def test_random_games_hold_every_invariant(players: int) -> None:
     assert tally.seen[expected_end.get(players, "gasha-decks-impossible")] > 0
     if players >= 5:
         assert tally.seen["unformable"] > 0 and tally.verbs["pass"] > 0
+
+
+def test_rebuild_plans_are_cuts_then_at_most_one_deal() -> None:
+    """_Tables.rebuild_plan keeps a rebuild as its cuts and one deal at the end: it relies on
+    the rule never dealing before a cut or twice."""
+    from itertools import product
+
+    from gachapress.games.gasha import rules
+
+    for sizes in product(range(4), repeat=4):
+        if 0 not in sizes:
+            continue
+        for discard in range(6):
+            steps = rules.rebuild_gasha_decks(MODEL, list(sizes), discard)["steps"]
+            deals = [i for i, step in enumerate(steps) if "deal" in step]
+            assert deals in ([], [len(steps) - 1]), (sizes, discard, steps)
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_legal_actions_made_ahead_equal_those_worked_out(players: int) -> None:
+    """A second draw's and a payment step's legal actions are made as the state gets there
+    (GashaState._draw, _next_steps): they must be those _legal_actions works out."""
+    import random
+
+    for seed in range(20):
+        state = GAME.new_game(players=players, seed=seed)
+        assert isinstance(state, GashaState)
+        choose = random.Random(seed).random
+        while not state.is_terminal():
+            ahead = state.legal_actions()
+            assert ahead == state._legal_actions()
+            state.apply(ahead[int(choose() * len(ahead))])
