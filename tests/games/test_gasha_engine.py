@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
+from itertools import product
 from typing import Any
 
 import pytest
 
 from gachapress.engine import Action, IllegalAction, ReplayError, load_game, replay
+from gachapress.games.gasha import rules
 from gachapress.games.gasha.engine import GashaState, Reward, Token
 from tests.conftest import run_cli
 from tests.harness import Tally, games_per_count, simulate
@@ -835,10 +838,6 @@ def test_random_games_hold_every_invariant(players: int) -> None:
 def test_rebuild_plans_are_cuts_then_at_most_one_deal() -> None:
     """_Tables.rebuild_plan keeps a rebuild as its cuts and one deal at the end: it relies on
     the rule never dealing before a cut or twice."""
-    from itertools import product
-
-    from gachapress.games.gasha import rules
-
     for sizes in product(range(4), repeat=4):
         if 0 not in sizes:
             continue
@@ -852,8 +851,6 @@ def test_rebuild_plans_are_cuts_then_at_most_one_deal() -> None:
 def test_legal_actions_made_ahead_equal_those_worked_out(players: int) -> None:
     """A second draw's and a payment step's legal actions are made as the state gets there
     (GashaState._draw, _next_steps): they must be those _legal_actions works out."""
-    import random
-
     for seed in range(20):
         state = GAME.new_game(players=players, seed=seed)
         assert isinstance(state, GashaState)
