@@ -34,9 +34,9 @@ from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import reduce
-from itertools import chain, compress, count, repeat
-from operator import add, and_, attrgetter, or_, sub
-from typing import Any, ClassVar, NamedTuple
+from itertools import chain, count, repeat
+from operator import add, attrgetter, or_, sub
+from typing import Any, ClassVar
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
 from gachapress.games.gasha import rules
@@ -47,7 +47,6 @@ TURN, DRAW, PAY, TAKE = "turn", "draw", "pay", "take"
 PASS = Action("pass")
 CARD_ID = attrgetter("id")
 BIT = attrgetter("bit")
-TRADE = attrgetter("trade")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -101,6 +100,7 @@ class _Tables:
     # Slots, as the state's (GashaState): more than 30 names would put them in a dict.
     __slots__ = (
         "_paid",
+        "_plans",
         "_setups",
         "_tickets",
         "afford",
@@ -118,7 +118,6 @@ class _Tables:
         "pay_card",
         "pay_token",
         "per_token",
-        "plans",
         "req",
         "reward",
         "reward_cards",
@@ -197,26 +196,18 @@ class _Tables:
         self.reward_ids = sorted(card.id for card in self.reward_cards)
         self.token_ids = sorted(token.id for token in self.token_cards)
         self._setups: dict[int, _Setup] = {}
-        # rebuild_plan of each (deck sizes, discard pile size) met.
-        self.plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
+        self._plans: dict[tuple[tuple[int, ...], int], dict[str, Any]] = {}
 
-    def rebuild_plan(self, model: Gasha, key: tuple[tuple[int, ...], int]) -> _Plan:
-        """``rules.rebuild_gasha_decks`` for ``key``, the deck sizes and the discard pile's
-        size, memoised (``plans``): a game rebuilds its decks every few turns, mostly from the
-        same few deck sizes. The rule's steps are cuts, then at most one deal (which fills every
-        empty place), so the plan keeps them apart, ready to apply."""
-        if len(self.plans) >= 100_000:  # bounded, whatever the deck sizes a game meets
-            self.plans.clear()
-        sizes, discard = key
-        plan = rules.rebuild_gasha_decks(model, list(sizes), discard)
-        steps = plan["steps"]
-        cuts = tuple((step["cut"], step["to"]) for step in steps if "cut" in step)
-        deals = [tuple(step["deal"]) for step in steps if "deal" in step]
-        assert len(cuts) + len(deals) == len(steps) and (not deals or "deal" in steps[-1])
-        # A cut alone is not logged.
-        logged = None if plan["formed"] and steps == steps[:1] and not deals else steps
-        found = self.plans[key] = _Plan(cuts, deals[0] if deals else (), plan["formed"], logged)
-        return found
+    def rebuild_plan(self, model: Gasha, sizes: tuple[int, ...], discard: int) -> dict[str, Any]:
+        """``rules.rebuild_gasha_decks``, memoised: a game rebuilds its decks every few turns,
+        mostly from the same few deck sizes. Its steps are shared: copy them before logging."""
+        key = (sizes, discard)
+        plan = self._plans.get(key)
+        if plan is None:
+            if len(self._plans) >= 100_000:  # bounded, whatever the deck sizes a game meets
+                self._plans.clear()
+            plan = self._plans[key] = rules.rebuild_gasha_decks(model, list(sizes), discard)
+        return plan
 
     def tickets(self, model: Gasha, waiting: list[Reward], reward: Reward) -> _Tickets:
         """``rules.complete_tickets`` of the halves ``waiting`` and a new ``reward``, memoised
@@ -258,17 +249,6 @@ class _Tables:
 _Tickets = tuple[list[dict[str, Any]], tuple[Reward, ...]]
 
 
-class _Plan(NamedTuple):
-    """A memoised deck rebuild (``_Tables.rebuild_plan``): the cuts, each (deck, empty place);
-    the empty places the shuffled discard pile is then dealt into, if any; whether every place
-    got a card; the rule's steps when they are logged (shared: copy them before logging)."""
-
-    cuts: tuple[tuple[int, int], ...]
-    deal: tuple[int, ...]
-    formed: bool
-    logged: list[dict[str, Any]] | None
-
-
 @dataclass(frozen=True)
 class _Setup:
     deck_sizes: list[int]
@@ -305,10 +285,8 @@ class GashaState(PhasedState):
         "reveal",
         "rewards",
         "row",
-        "row_bits",
         "row_set",
         "row_setup",
-        "row_trades",
         "spent",
         "steps",
         "tables",
@@ -400,7 +378,7 @@ class GashaState(PhasedState):
             rules.final_score(
                 self.model,
                 self.rewards[seat],
-                list(chain.from_iterable(map(repeat, kinds, self.hands[seat]))),
+                [kinds[k] for k, n in enumerate(self.hands[seat]) for _ in range(n)],
                 self.face_up[seat],
             )
             for seat in range(self.players)
@@ -438,8 +416,7 @@ class GashaState(PhasedState):
                     return list(t.all_draws)
                 if not found & (found - 1):  # one reward: its action is the only trade
                     return [*t.all_draws, t.trade_of_bit[found]]
-                trades = compress(self.row_trades, map(and_, self.row_bits, repeat(found)))
-                return [*t.all_draws, *trades]
+                return t.all_draws + [c.trade for c in dict.fromkeys(self.row) if c.bit & found]
             if self.decks_formed:
                 actions = list(t.all_draws)
             else:
@@ -465,13 +442,9 @@ class GashaState(PhasedState):
         self._end_turn()
 
     def _row_changed(self) -> None:
-        """What the legal actions of every turn read of the row: the set of its rewards (their
-        bits in rules.TradeSets), and each reward's bit and trade action, in the row's order
-        (a copy of one counts once): a turn with several trades picks those it can afford."""
-        unique = dict.fromkeys(self.row)
-        self.row_bits = bits = tuple(map(BIT, unique))
-        self.row_trades = tuple(map(TRADE, unique))
-        self.row_set = reduce(or_, bits, 0)
+        """The set of the row's rewards (their bits in rules.TradeSets), which the legal actions
+        of every turn check."""
+        self.row_set = reduce(or_, map(BIT, self.row), 0)
 
     def _recount(self) -> None:
         """What the state derives from its cards anew (tests and re-deals set cards directly):
@@ -498,26 +471,28 @@ class GashaState(PhasedState):
     def _rebuild(self) -> None:
         """A place is empty: cut the biggest deck, or deal the discard pile (seed, "Draw two
         Gasha cards"; clarification deck-rebuild-timing)."""
-        decks, discard, t = self.decks, self.discard, self.tables
-        key = (tuple(map(len, decks)), sum(discard))
-        cuts, deal, formed, logged = t.plans.get(key) or t.rebuild_plan(self.model, key)
-        for cut, to in cuts:
-            source = decks[cut]
-            half = len(source) // 2
-            decks[to] = source[:half]  # the bottom half, in the same order
-            del source[:half]
-        if deal:
-            pile = self._shuffled(list(chain.from_iterable(map(repeat, count(), discard))))
-            for i, place in enumerate(deal):  # one card at a time, place by place
-                decks[place].extend(pile[i :: len(deal)])
-            self.discard = [0] * len(discard)
+        decks, discard = self.decks, self.discard
+        plan = self.tables.rebuild_plan(self.model, tuple(map(len, decks)), sum(discard))
+        steps, formed = plan["steps"], plan["formed"]
+        for step in steps:
+            if "cut" in step:
+                source = decks[step["cut"]]
+                half = len(source) // 2
+                decks[step["to"]] = source[:half]  # the bottom half, in the same order
+                del source[:half]
+            else:
+                pile = self._shuffled(list(chain.from_iterable(map(repeat, count(), discard))))
+                places = step["deal"]
+                for i, place in enumerate(places):  # one card at a time, place by place
+                    decks[place].extend(pile[i :: len(places)])
+                self.discard = [0] * len(discard)
         self.decks_formed = formed
-        if logged is not None:
-            steps = [
+        if not formed or len(steps) > 1 or "deal" in steps[0]:  # a cut alone is not logged
+            logged = [
                 {**step, "deal": list(step["deal"])} if "deal" in step else dict(step)
-                for step in logged
+                for step in steps
             ]  # the plan's own steps are shared by every game
-            self.event("rebuild", steps=steps, formed=formed)
+            self.event("rebuild", steps=logged, formed=formed)
         if not formed:  # the only end condition a rebuild can bring about
             self._check_end()
 
