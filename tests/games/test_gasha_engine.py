@@ -836,8 +836,8 @@ def test_random_games_hold_every_invariant(players: int) -> None:
 
 
 def test_rebuild_plans_are_cuts_then_at_most_one_deal() -> None:
-    """_Tables.rebuild_plan keeps a rebuild as its cuts and one deal at the end: it relies on
-    the rule never dealing before a cut or twice."""
+    """A rebuild is its cuts, then at most one deal at the end (the rule never deals before a
+    cut or twice): a plan kept ready to apply may rely on it."""
     for sizes in product(range(4), repeat=4):
         if 0 not in sizes:
             continue
