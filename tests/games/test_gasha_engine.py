@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
+from itertools import product
 from typing import Any
 
 import pytest
 
 from gachapress.engine import Action, IllegalAction, ReplayError, load_game, replay
+from gachapress.games.gasha import rules
 from gachapress.games.gasha.engine import GashaState, Reward, Token
 from tests.conftest import run_cli
 from tests.harness import Tally, games_per_count, simulate
@@ -830,3 +833,29 @@ def test_random_games_hold_every_invariant(players: int) -> None:
     assert tally.seen[expected_end.get(players, "gasha-decks-impossible")] > 0
     if players >= 5:
         assert tally.seen["unformable"] > 0 and tally.verbs["pass"] > 0
+
+
+def test_rebuild_plans_are_cuts_then_at_most_one_deal() -> None:
+    """A rebuild is its cuts, then at most one deal at the end (the rule never deals before a
+    cut or twice): a plan kept ready to apply may rely on it."""
+    for sizes in product(range(4), repeat=4):
+        if 0 not in sizes:
+            continue
+        for discard in range(6):
+            steps = rules.rebuild_gasha_decks(MODEL, list(sizes), discard)["steps"]
+            deals = [i for i, step in enumerate(steps) if "deal" in step]
+            assert deals in ([], [len(steps) - 1]), (sizes, discard, steps)
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_legal_actions_made_ahead_equal_those_worked_out(players: int) -> None:
+    """A second draw's and a payment step's legal actions are made as the state gets there
+    (GashaState._draw, _next_steps): they must be those _legal_actions works out."""
+    for seed in range(20):
+        state = GAME.new_game(players=players, seed=seed)
+        assert isinstance(state, GashaState)
+        choose = random.Random(seed).random
+        while not state.is_terminal():
+            ahead = state.legal_actions()
+            assert ahead == state._legal_actions()
+            state.apply(ahead[int(choose() * len(ahead))])

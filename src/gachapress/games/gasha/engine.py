@@ -463,6 +463,8 @@ class GashaState(PhasedState):
                 left = 0  # no card left to draw (clarification short-draw)
         if left:
             self.phase = DRAW
+            if self.decks_formed:  # known now: any deck (made here, it skips _legal_actions)
+                self._legal = list(self.tables.all_draws)
         else:
             self._end_turn()
 
@@ -524,11 +526,11 @@ class GashaState(PhasedState):
                 steps = list(map(pay_card.__getitem__, kinds))
                 steps.extend(dict.fromkeys(t.pay_token[tok.id] for tok in wild))
                 if len(steps) > 1:
-                    self.steps = steps
+                    self._legal = self.steps = steps  # the legal actions, known now
                     return
                 self._place_token(wild[0])  # the only step: a token (of one kind, maybe two)
             elif len(kinds) > 1:
-                self.steps = list(map(pay_card.__getitem__, kinds))
+                self._legal = self.steps = list(map(pay_card.__getitem__, kinds))
                 return
             else:
                 assert kinds, "a payment was started that cannot be completed"
