@@ -649,9 +649,7 @@ def resolve_showdown(
     resolves after the swap) and "Game Flow" (the three outcomes); clarifications party-items,
     party-shares, party-shared-effects, party-swap-targets, swap-chain, effect-holder.
     """
-    n = len(plays)
-    if not 0 <= priority < n or plays[priority] is None:
-        raise ValueError("priority must be a seat with a card in play")
+    n = _seats_from(priority, plays)
     if not any(c is not None and c.effect is not None for c in plays):
         return showdown_without_effects(game, priority, plays)
     order = clockwise(n, priority)
@@ -670,14 +668,20 @@ def showdown_without_effects(
 ) -> ShowdownOutcome:
     """``resolve_showdown`` of cards none of which has an effect: nothing changes before the
     fight and nobody is asked anything, so it is a plain function (the engine calls it directly
-    for such turns, most of a Party game's, without the generator's protocol)."""
-    n = len(plays)
-    if not 0 <= priority < n or plays[priority] is None:
-        raise ValueError("priority must be a seat with a card in play")
+    for such turns, most of a Party game's, without the generator's protocol). Seed, Party
+    "Game Flow" (the three outcomes); clarifications party-items, party-shares."""
+    n = _seats_from(priority, plays)
     fights: list[FightType | Literal["item"] | None]
     fights = [None if c is None else c.type for c in plays]
     zeros = [0] * n
     return _score_showdown(game, clockwise(n, priority), plays, fights, zeros, zeros[:], [], [])
+
+
+def _seats_from(priority: int, plays: Sequence[GotchaCard | None]) -> int:
+    """The seats of a showdown; ValueError unless ``priority`` holds a card in play."""
+    if not 0 <= priority < len(plays) or plays[priority] is None:
+        raise ValueError("priority must be a seat with a card in play")
+    return len(plays)
 
 
 def _score_showdown(
