@@ -3,38 +3,31 @@
 Run: python bench/engine_bytecodes.py [--games N] [--top K] [GAME ...]
 CPU-time rates (engine_bench.py) swing by half on a shared machine; the bytecodes a game runs
 per action do not change from one run to the next, so they tell whether a change made the
-engine do less. Each configuration plays seeds 0..N-1 twice with random bots through the same
-public-API loop as engine_bench.py, and counts the second time (so per-game memos are as warm
-as in the bench's later runs). ``--top K`` lists the K functions that run the most bytecodes.
+engine do less. Each configuration plays seeds 0..N-1 once with random bots through the same
+public-API loop as engine_bench.py, after one warm-up game of seed N, and counts them: as in the
+bench, no game meets a memo that a replay of its own seed warmed, and per-load memos warm over
+the run as they do in a sweep. ``--top K`` lists the K functions that run the most bytecodes.
 Counting runs the games about fifty times slower than normal.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections import Counter
 from types import CodeType, FrameType
 from typing import Any
 
-from engine_bench import random_loop
-from gachapress.engine import Game, load_game
+from engine_bench import chooser, ours
+from gachapress.engine import load_game
 from gachapress.games import GAME_IDS, game_spec
-
-
-def play(game: Game, players: int, mode: str, games: int) -> int:
-    """Play seeds 0..games-1 with random bots; the actions taken."""
-    return sum(
-        random_loop(game.new_game(players, seed, mode), random.Random(2 * seed + 1).random)
-        for seed in range(games)
-    )
 
 
 def count(game_id: str, players: int, mode: str, games: int) -> tuple[int, Counter[CodeType]]:
     """(actions, bytecodes run by each function) of the configuration's games."""
-    game = load_game(game_id)
-    play(game, players, mode, games)
+    contestant = ours(game_id, players, mode)
+    contestant(games, chooser(games))  # the warm-up: a seed the count does not play
+    choosers = [chooser(seed) for seed in range(games)]
     ops: Counter[CodeType] = Counter()
 
     def each_opcode(frame: FrameType, event: str, arg: Any) -> Any:
@@ -48,7 +41,7 @@ def count(game_id: str, players: int, mode: str, games: int) -> tuple[int, Count
 
     sys.settrace(each_call)
     try:
-        actions = play(game, players, mode, games)
+        actions = sum(map(contestant, range(games), choosers))
     finally:
         sys.settrace(None)
     return actions, ops
