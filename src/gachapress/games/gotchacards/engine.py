@@ -617,17 +617,32 @@ class GotchaState(PhasedState):
 # ---------------------------------------------------------------------------------- Competitive
 
 
+class _CompetitiveTables:
+    """What Competitive games derive from the model once per load, besides ``_Tables``."""
+
+    def __init__(self, tables: _Tables) -> None:
+        picker = tables.picker
+        self.pickers = {
+            player1: tuple(player1 if role == 0 else 1 - player1 for role in picker)
+            for player1 in (0, 1)
+        }
+        """For each seat as Player1, the seat that picks after each number of draft picks
+        (``rules.draft_picker``, through ``_Tables.picker``)."""
+
+
 class CompetitiveState(GotchaState):
     """A Competitive game (seed, "Competitive Mode"): best of three rounds, each a draft and
     three turns of face-down placing into lanes, then overtime turns while the points tie."""
 
     __slots__ = (
+        "competitive",
         "field",
         "kept",
         "least",
         "most",
         "offer",
         "overtime",
+        "pickers",
         "picks",
         "placed",
         "placer",
@@ -638,11 +653,16 @@ class CompetitiveState(GotchaState):
         "turn_no",
     )
     max_actions_per_player: ClassVar[int] = 1500
+    shared_attributes = (*GotchaState.shared_attributes, "competitive")
 
     def __init__(
         self, game: Game, players: int, seed: int, mode: str, *, beginner: bool = False
     ) -> None:
         super().__init__(game, players, seed, mode, beginner=beginner)
+        tables = self.tables
+        self.competitive: _CompetitiveTables = game.tables(
+            "gotchacards-competitive", lambda: _CompetitiveTables(tables)
+        )
         self.round = 0
         self.round_wins = [0, 0]
         self.player1 = 0  # clarification first-round-order (first_round_player1: seat-0)
@@ -651,6 +671,7 @@ class CompetitiveState(GotchaState):
         self.offer: list[str] = []
         self.kept = 0
         self.picks = 0
+        self.pickers: tuple[int, ...] = ()
         self.field: list[list[str]] = [[], []]
         self.placers: tuple[int, ...] = ()
         self.placer = 0
@@ -676,28 +697,38 @@ class CompetitiveState(GotchaState):
         self.turn_no = self.overtime = self.kept = self.picks = 0
         self.offer = self._draw(self.model.competitive.draft.draw)
         self.event("round", round=self.round, player1=self.player1)
+        self.pickers = self.competitive.pickers[self.player1]
         self.phase, self.turn = KEEP, self.player1
         if not self.offer:
             self._next_pick()
+        else:  # the legal actions, known now (``_legal_actions`` is then skipped)
+            self._legal = list(map(self.tables.keep.__getitem__, dict.fromkeys(self.offer)))
 
     def _keep(self, card: str) -> None:
         """Player1 keeps a card, hidden (clarification draft-visibility)."""
-        self.offer.remove(card)
+        offer = self.offer
+        offer.remove(card)
         self.hands[self.turn].append(card)
         self.kept += 1
-        if self.kept >= self.model.competitive.draft.keep or not self.offer:
+        if self.kept >= self.model.competitive.draft.keep or not offer:
             self._next_pick()
+        else:  # the legal actions, known now (``_legal_actions`` is then skipped)
+            self._legal = list(map(self.tables.keep.__getitem__, dict.fromkeys(offer)))
 
     def _pick(self, card: str) -> None:
-        self.offer.remove(card)
+        offer = self.offer
+        offer.remove(card)
         self.hands[self.turn].append(card)
         self.picks += 1
         self._next_pick()
 
     def _next_pick(self) -> None:
-        if self.offer:
-            self.phase = PICK
-            self.turn = self._seat(self.tables.picker[self.picks])
+        """The next pick of the draft (its seat from the round's ``pickers``), or the end of the
+        draft: Player2's extra draw and the first turn."""
+        offer = self.offer
+        if offer:
+            self.phase, self.turn = PICK, self.pickers[self.picks]
+            self._legal = list(map(self.tables.pick.__getitem__, dict.fromkeys(offer)))
             return
         player2 = self._seat(1)
         self.hands[player2] += self._draw(self.model.competitive.draft.player2_draw)
@@ -730,6 +761,7 @@ class CompetitiveState(GotchaState):
             if most > 0:
                 self.phase, self.turn, self.placer = PLACE, seat, index
                 self.placed, self.least, self.most = 0, least, most
+                self._legal = self._place_actions()
                 return
             index += 1
         self._reveal()
@@ -742,6 +774,17 @@ class CompetitiveState(GotchaState):
         self.placed += 1
         if not hand or self.placed >= self.most:
             self._next_placer(self.placer + 1)
+        else:
+            self._legal = self._place_actions()
+
+    def _place_actions(self) -> list[Action]:
+        """What the placing seat may do: place a card of each id in hand, or stop once it has
+        placed the fewest it must."""
+        place = self.tables.place
+        actions = list(map(place.__getitem__, dict.fromkeys(self.hands[self.turn])))
+        if self.placed >= self.least:
+            actions.append(DONE)
+        return actions
 
     def _reveal(self) -> None:
         self.revealed = True
@@ -838,13 +881,13 @@ class CompetitiveState(GotchaState):
 
     # -- actions -------------------------------------------------------------------------------
     def _legal_actions(self) -> list[Action]:
+        """The legal actions worked out from the state. The moves of the draft and of placing
+        (most of a game's) leave theirs in the core's cache as they go (``_keep``,
+        ``_next_pick``, ``_next_placer``, ``_place``), so this runs only for the other phases and
+        for a state changed from outside (a re-deal, a test's arrangement)."""
         phase = self.phase
         if phase == PLACE:
-            place = self.tables.place
-            actions = list(map(place.__getitem__, dict.fromkeys(self.hands[self.turn])))
-            if self.placed >= self.least:
-                actions.append(DONE)
-            return actions
+            return self._place_actions()
         if phase == KEEP:
             return list(map(self.tables.keep.__getitem__, dict.fromkeys(self.offer)))
         if phase == PICK:
@@ -856,16 +899,16 @@ class CompetitiveState(GotchaState):
         return list(BECOME)
 
     def _apply(self, action: Action) -> None:
-        phase = self.phase
+        phase = self.phase  # the phases by how often they come
         if phase == PLACE:
             if action is DONE:
                 self._next_placer(self.placer + 1)
             else:
                 self._place(action.target)  # type: ignore[arg-type]
-        elif phase == KEEP:
-            self._keep(action.target)  # type: ignore[arg-type]
         elif phase == PICK:
             self._pick(action.target)  # type: ignore[arg-type]
+        elif phase == KEEP:
+            self._keep(action.target)  # type: ignore[arg-type]
         elif phase == EFFECT:
             self._answer(action)
         elif phase == STEAL:
