@@ -796,8 +796,8 @@ class CompetitiveState(GotchaState):
         self._resolve()
 
     def _resolver(self) -> Any:
-        by_id = self.tables.by_id
-        sides = [[by_id[c] for c in side] for side in self.field]
+        card, field = self.tables.by_id.__getitem__, self.field
+        sides = [list(map(card, field[0])), list(map(card, field[1]))]
         return rules.resolve_field(self.model, self.priority, sides)
 
     def _fights(self, out: Any) -> list[list[str | None]]:

@@ -177,28 +177,38 @@ class FieldOutcome:
     """Cards that go to the trash: ties, items, Hammer victims."""
 
 
-def _score_lane(game: GotchaCards, a: Piece | None, b: Piece | None, out: FieldOutcome) -> None:
-    """One lane's fight (seed, "Earning Points"): the winner takes both cards, a tie trashes
-    both; otherwise each fighting card is unopposed and its owner takes it back, and an item,
-    which does not fight, goes to the trash (clarification item-in-lane)."""
-    fa = None if a is None else a.fight
-    fb = None if b is None else b.fight
-    if a is not None and b is not None and fa is not None and fb is not None:
-        if fa == fb:
-            out.trashed += [a.card, b.card]
-            return
-        winner = 0 if beats(game, fa, fb) else 1
-        out.taken[winner] += [a.card, b.card]
-        out.bonus[winner] += _bonus(game, a.card) + _bonus(game, b.card)
-        return
-    for side, piece, fight in ((0, a, fa), (1, b, fb)):
-        if piece is None:
+def _score_lanes(game: GotchaCards, lanes: list[list[Piece | None]], out: FieldOutcome) -> None:
+    """Each lane's fight, Lane1 outward (seed, "Earning Points"): the winner takes both cards,
+    a tie trashes both; otherwise each fighting card is unopposed and its owner takes it back,
+    and an item, which does not fight, goes to the trash (clarification item-in-lane). Only a
+    card with an effect can bring a lucky bonus, so ``_bonus`` is asked of those alone.
+
+    One loop over every lane, not a call per lane: a turn's resolution is a good part of a
+    Competitive game's cost."""
+    taken, bonus, trashed = out.taken, out.bonus, out.trashed
+    for a, b in zip_longest(*lanes):  # lane by lane; None where a side has no card
+        fa = None if a is None else a.fight
+        fb = None if b is None else b.fight
+        if fa is not None and fb is not None:  # two fighting cards (a and b are pieces)
+            pair = (a.card, b.card)  # type: ignore[union-attr]
+            if fa == fb:
+                trashed += pair
+                continue
+            winner = 0 if beats(game, fa, fb) else 1
+            taken[winner] += pair
+            if pair[0].effect is not None or pair[1].effect is not None:
+                bonus[winner] += _bonus(game, pair[0]) + _bonus(game, pair[1])
             continue
-        if fight is None:
-            out.trashed.append(piece.card)
-        else:
-            out.taken[side].append(piece.card)
-            out.bonus[side] += _bonus(game, piece.card)
+        for side, piece, fight in ((0, a, fa), (1, b, fb)):
+            if piece is None:
+                continue
+            card = piece.card
+            if fight is None:
+                trashed.append(card)
+            else:
+                taken[side].append(card)
+                if card.effect is not None:
+                    bonus[side] += _bonus(game, card)
 
 
 def resolve_field(
@@ -213,7 +223,7 @@ def resolve_field(
     if priority not in (0, 1) or len(sides) != 2:
         raise ValueError("a Competitive field has two sides and priority 0 or 1")
     lanes: list[list[Piece | None]] = [[None if c is None else Piece(c) for c in s] for s in sides]
-    out = FieldOutcome(sides=lanes)
+    out = FieldOutcome(lanes, [[], []], [0, 0], [0, 0], [0, 0], [])  # no default factories
 
     def resolve(side: int, lane: int) -> Generator[Choice, Answer, None]:
         piece = lanes[side][lane]
@@ -263,8 +273,7 @@ def resolve_field(
             for side, lane in order
             if (piece := lanes[side][lane - 1]) is not None and piece.card.effect is not None
         ]
-    for a, b in zip_longest(*lanes):  # lane by lane; None where a side has no card
-        _score_lane(game, a, b, out)
+    _score_lanes(game, lanes, out)
     for side, piece in after:
         _gain(game, piece.card, "after-scoring", out.draws, out.steals, side)
     return out
@@ -305,7 +314,7 @@ def lane_points(game: GotchaCards, a: GotchaCard, b: GotchaCard) -> list[int]:
     ``resolve_lanes``.
     """
     out = FieldOutcome(sides=[[Piece(a)], [Piece(b)]])
-    _score_lane(game, Piece(a), Piece(b), out)
+    _score_lanes(game, out.sides, out)
     return [(len(out.taken[s]) + out.bonus[s]) * game.points_per_card for s in (0, 1)]
 
 
