@@ -802,7 +802,7 @@ class CompetitiveState(GotchaState):
 
     def _fights(self, out: Any) -> list[list[str | None]]:
         """Each lane after the effect step: the type its card fights as, item, or None."""
-        return [[None if p is None else (p.fight or "item") for p in side] for side in out.sides]
+        return out.fights
 
     def _order(self) -> list[int]:
         return [self.priority, 1 - self.priority]
@@ -873,6 +873,7 @@ class CompetitiveState(GotchaState):
         self.trash += self.offer
         self.offer = []
         self.revealed = False
+        self._legal = None  # left by a draft or placing step, if this came from outside a move
         champion = rules.match_winner(self.model, self.round_wins)
         if champion is not None:
             self.phase, self.winner = OVER, champion
