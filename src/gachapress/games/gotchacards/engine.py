@@ -719,8 +719,12 @@ class CompetitiveState(GotchaState):
         offer = self.offer
         offer.remove(card)
         self.hands[self.turn].append(card)
-        self.picks += 1
-        self._next_pick()
+        picks = self.picks = self.picks + 1
+        if offer:  # the next pick, as ``_next_pick`` makes it (without the call: most moves)
+            self.turn = self.pickers[picks]
+            self._legal = list(map(self.tables.pick.__getitem__, dict.fromkeys(offer)))
+        else:
+            self._next_pick()
 
     def _next_pick(self) -> None:
         """The next pick of the draft (its seat from the round's ``pickers``), or the end of the
