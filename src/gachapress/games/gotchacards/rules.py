@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from itertools import zip_longest
-from operator import attrgetter
 from typing import Literal
 
 from gachapress.games.gotchacards.model import (
@@ -187,8 +186,6 @@ class FieldOutcome:
 
 #: What a lane's ``fights`` entry holds when nothing fights there: an empty lane, an item.
 _IDLE = frozenset({None, "item"})
-#: A card's type and effect, read in C by ``map`` (a comprehension costs a frame's bytecodes).
-_TYPE, _EFFECT = attrgetter("type"), attrgetter("effect")
 
 
 def _score_lanes(game: GotchaCards, out: FieldOutcome) -> None:
@@ -241,15 +238,10 @@ def resolve_field(
         raise ValueError("a Competitive field has two sides and priority 0 or 1")
     lanes = [list(sides[0]), list(sides[1])]
     fights: list[list[FightType | Literal["item"] | None]]
-    if None in lanes[0] or None in lanes[1]:  # an empty place, which the engine never gives
-        fights = [[None if c is None else c.type for c in side] for side in lanes]
-        effects = [None if c is None else c.effect for side in lanes for c in side]
-    else:  # the same, read in C
-        fights = [list(map(_TYPE, lanes[0])), list(map(_TYPE, lanes[1]))]
-        effects = [*map(_EFFECT, lanes[0]), *map(_EFFECT, lanes[1])]
+    fights = [[None if c is None else c.type for c in side] for side in lanes]
     out = FieldOutcome(lanes, fights, [[], []], [0, 0], [0, 0], [0, 0], [])  # no factories
     after: list[tuple[int, GotchaCard]] = []
-    if effects.count(None) < len(effects):  # some card has an effect
+    if any(c is not None and c.effect is not None for side in lanes for c in side):
         resolved = [[False] * len(lanes[0]), [False] * len(lanes[1])]
 
         def resolve(side: int, lane: int) -> Generator[Choice, Answer, None]:
