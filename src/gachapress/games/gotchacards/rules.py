@@ -161,9 +161,10 @@ def effect_order(game: GotchaCards, priority: Literal[0, 1], lanes: list[int]) -
     return [[side, lane] for side in (priority, 1 - priority) for lane in range(1, lanes[side] + 1)]
 
 
-@dataclass
+@dataclass(slots=True)
 class FieldOutcome:
-    """What a Competitive turn's resolution did, side by side (index 0 and 1 are seats)."""
+    """What a Competitive turn's resolution did, side by side (index 0 and 1 are seats);
+    slotted, as one is made every turn."""
 
     sides: list[list[GotchaCard | None]]
     """The cards in the lanes after the effect step (swaps and Hammers applied; None where a
