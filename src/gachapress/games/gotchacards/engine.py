@@ -641,6 +641,7 @@ class CompetitiveState(GotchaState):
         "least",
         "most",
         "offer",
+        "offered",
         "overtime",
         "pickers",
         "picks",
@@ -669,6 +670,7 @@ class CompetitiveState(GotchaState):
         self.turn_no = 0
         self.overtime = 0
         self.offer: list[str] = []
+        self.offered: list[Action] = []  # see ``_offer``
         self.kept = 0
         self.picks = 0
         self.pickers: tuple[int, ...] = ()
@@ -702,7 +704,7 @@ class CompetitiveState(GotchaState):
         if not self.offer:
             self._next_pick()
         else:  # the legal actions, known now (``_legal_actions`` is then skipped)
-            self._legal = list(map(self.tables.keep.__getitem__, dict.fromkeys(self.offer)))
+            self._legal = self._offer(self.tables.keep, self.offer)
 
     def _keep(self, card: str) -> None:
         """Player1 keeps a card, hidden (clarification draft-visibility)."""
@@ -712,8 +714,9 @@ class CompetitiveState(GotchaState):
         self.kept += 1
         if self.kept >= self.model.competitive.draft.keep or not offer:
             self._next_pick()
-        else:  # the legal actions, known now (``_legal_actions`` is then skipped)
-            self._legal = list(map(self.tables.keep.__getitem__, dict.fromkeys(offer)))
+        else:
+            keep = self.tables.keep
+            self._legal = self._less(keep, offer, card) or self._offer(keep, offer)
 
     def _pick(self, card: str) -> None:
         offer = self.offer
@@ -722,7 +725,8 @@ class CompetitiveState(GotchaState):
         picks = self.picks = self.picks + 1
         if offer:  # the next pick, as ``_next_pick`` makes it (without the call: most moves)
             self.turn = self.pickers[picks]
-            self._legal = list(map(self.tables.pick.__getitem__, dict.fromkeys(offer)))
+            pick = self.tables.pick
+            self._legal = self._less(pick, offer, card) or self._offer(pick, offer)
         else:
             self._next_pick()
 
@@ -732,12 +736,34 @@ class CompetitiveState(GotchaState):
         offer = self.offer
         if offer:
             self.phase, self.turn = PICK, self.pickers[self.picks]
-            self._legal = list(map(self.tables.pick.__getitem__, dict.fromkeys(offer)))
+            self._legal = self._offer(self.tables.pick, offer)
             return
         player2 = self._seat(1)
         self.hands[player2] += self._draw(self.model.competitive.draft.player2_draw)
         self.turn_no = 1
         self._start_turn()
+
+    # -- the legal actions of the draft and of placing, kept as they go -----------------------
+    def _offer(self, table: dict[str, Action], cards: list[str]) -> list[Action]:
+        """The action of ``table`` for each id among ``cards``, in the order they first come
+        there: the legal actions of a draft step (or, with ``DONE``, of placing), remembered in
+        ``offered`` for the next step to edit (``_less``)."""
+        actions = self.offered = list(map(table.__getitem__, dict.fromkeys(cards)))
+        return actions
+
+    def _less(self, table: dict[str, Action], cards: list[str], card: str) -> list[Action]:
+        """The actions last offered less ``card``'s, just moved out of ``cards`` (the offer or
+        a hand); empty when another copy of it is left, whose first place, which orders the
+        list, has moved: then the caller makes the list afresh (``_offer``).
+
+        A step of the draft or of placing takes one card, so the list it leaves is the last
+        one less that card's action (``dict.fromkeys`` per step, to drop duplicate ids, cost
+        more than most of the step's own work). The old list was handed out: it is copied."""
+        if card in cards:
+            return []
+        actions = self.offered = self.offered[:]
+        actions.remove(table[card])
+        return actions
 
     # -- turns (seed, "Game Flow") -------------------------------------------------------------
     def _start_turn(self) -> None:
@@ -778,14 +804,18 @@ class CompetitiveState(GotchaState):
         self.placed += 1
         if not hand or self.placed >= self.most:
             self._next_placer(self.placer + 1)
-        else:
-            self._legal = self._place_actions()
+            return
+        actions = self._less(self.tables.place, hand, card)
+        if not actions:
+            actions = self._place_actions()
+        elif self.placed == self.least:  # DONE is legal from now on
+            actions.append(DONE)
+        self._legal = actions
 
     def _place_actions(self) -> list[Action]:
         """What the placing seat may do: place a card of each id in hand, or stop once it has
         placed the fewest it must."""
-        place = self.tables.place
-        actions = list(map(place.__getitem__, dict.fromkeys(self.hands[self.turn])))
+        actions = self._offer(self.tables.place, self.hands[self.turn])
         if self.placed >= self.least:
             actions.append(DONE)
         return actions
@@ -894,9 +924,9 @@ class CompetitiveState(GotchaState):
         if phase == PLACE:
             return self._place_actions()
         if phase == KEEP:
-            return list(map(self.tables.keep.__getitem__, dict.fromkeys(self.offer)))
+            return self._offer(self.tables.keep, self.offer)
         if phase == PICK:
-            return list(map(self.tables.pick.__getitem__, dict.fromkeys(self.offer)))
+            return self._offer(self.tables.pick, self.offer)
         if phase == EFFECT:
             return self._choice_actions()
         if phase == STEAL:
