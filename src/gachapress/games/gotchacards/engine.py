@@ -636,6 +636,7 @@ class CompetitiveState(GotchaState):
 
     __slots__ = (
         "competitive",
+        "distinct",
         "field",
         "kept",
         "least",
@@ -671,6 +672,7 @@ class CompetitiveState(GotchaState):
         self.overtime = 0
         self.offer: list[str] = []
         self.offered: list[Action] = []  # see ``_offer``
+        self.distinct = True
         self.kept = 0
         self.picks = 0
         self.pickers: tuple[int, ...] = ()
@@ -749,6 +751,7 @@ class CompetitiveState(GotchaState):
         there: the legal actions of a draft step (or, with ``DONE``, of placing), remembered in
         ``offered`` for the next step to edit (``_less``)."""
         actions = self.offered = list(map(table.__getitem__, dict.fromkeys(cards)))
+        self.distinct = len(actions) == len(cards)  # and stay so: these cards only go
         return actions
 
     def _less(self, table: dict[str, Action], cards: list[str], card: str) -> list[Action]:
@@ -758,8 +761,9 @@ class CompetitiveState(GotchaState):
 
         A step of the draft or of placing takes one card, so the list it leaves is the last
         one less that card's action (``dict.fromkeys`` per step, to drop duplicate ids, cost
-        more than most of the step's own work). The old list was handed out: it is copied."""
-        if card in cards:
+        more than most of the step's own work). The old list was handed out: it is copied.
+        Cards that were ``distinct`` when the list was made have no copy to look for."""
+        if not self.distinct and card in cards:
             return []
         actions = self.offered = self.offered[:]
         actions.remove(table[card])
