@@ -617,17 +617,34 @@ class GotchaState(PhasedState):
 # ---------------------------------------------------------------------------------- Competitive
 
 
+class _CompetitiveTables:
+    """What Competitive games derive from the model once per load, besides ``_Tables``."""
+
+    def __init__(self, tables: _Tables) -> None:
+        picker = tables.picker
+        self.pickers = {
+            player1: tuple(player1 if role == 0 else 1 - player1 for role in picker)
+            for player1 in (0, 1)
+        }
+        """For each seat as Player1, the seat that picks after each number of draft picks
+        (``rules.draft_picker``, through ``_Tables.picker``)."""
+
+
 class CompetitiveState(GotchaState):
     """A Competitive game (seed, "Competitive Mode"): best of three rounds, each a draft and
     three turns of face-down placing into lanes, then overtime turns while the points tie."""
 
     __slots__ = (
+        "competitive",
+        "distinct",
         "field",
         "kept",
         "least",
         "most",
         "offer",
+        "offered",
         "overtime",
+        "pickers",
         "picks",
         "placed",
         "placer",
@@ -638,19 +655,27 @@ class CompetitiveState(GotchaState):
         "turn_no",
     )
     max_actions_per_player: ClassVar[int] = 1500
+    shared_attributes = (*GotchaState.shared_attributes, "competitive")
 
     def __init__(
         self, game: Game, players: int, seed: int, mode: str, *, beginner: bool = False
     ) -> None:
         super().__init__(game, players, seed, mode, beginner=beginner)
+        tables = self.tables
+        self.competitive: _CompetitiveTables = game.tables(
+            "gotchacards-competitive", lambda: _CompetitiveTables(tables)
+        )
         self.round = 0
         self.round_wins = [0, 0]
         self.player1 = 0  # clarification first-round-order (first_round_player1: seat-0)
         self.turn_no = 0
         self.overtime = 0
         self.offer: list[str] = []
+        self.offered: list[Action] = []  # see ``_offer``
+        self.distinct = True
         self.kept = 0
         self.picks = 0
+        self.pickers: tuple[int, ...] = ()
         self.field: list[list[str]] = [[], []]
         self.placers: tuple[int, ...] = ()
         self.placer = 0
@@ -676,33 +701,73 @@ class CompetitiveState(GotchaState):
         self.turn_no = self.overtime = self.kept = self.picks = 0
         self.offer = self._draw(self.model.competitive.draft.draw)
         self.event("round", round=self.round, player1=self.player1)
+        self.pickers = self.competitive.pickers[self.player1]
         self.phase, self.turn = KEEP, self.player1
         if not self.offer:
             self._next_pick()
+        else:  # the legal actions, known now (``_legal_actions`` is then skipped)
+            self._legal = self._offer(self.tables.keep, self.offer)
 
     def _keep(self, card: str) -> None:
         """Player1 keeps a card, hidden (clarification draft-visibility)."""
-        self.offer.remove(card)
+        offer = self.offer
+        offer.remove(card)
         self.hands[self.turn].append(card)
         self.kept += 1
-        if self.kept >= self.model.competitive.draft.keep or not self.offer:
+        if self.kept >= self.model.competitive.draft.keep or not offer:
             self._next_pick()
+        else:
+            keep = self.tables.keep
+            self._legal = self._less(keep, offer, card) or self._offer(keep, offer)
 
     def _pick(self, card: str) -> None:
-        self.offer.remove(card)
+        offer = self.offer
+        offer.remove(card)
         self.hands[self.turn].append(card)
-        self.picks += 1
-        self._next_pick()
+        picks = self.picks = self.picks + 1
+        if offer:  # the next pick, as ``_next_pick`` makes it (without the call: most moves)
+            self.turn = self.pickers[picks]
+            pick = self.tables.pick
+            self._legal = self._less(pick, offer, card) or self._offer(pick, offer)
+        else:
+            self._next_pick()
 
     def _next_pick(self) -> None:
-        if self.offer:
-            self.phase = PICK
-            self.turn = self._seat(self.tables.picker[self.picks])
+        """The next pick of the draft (its seat from the round's ``pickers``), or the end of the
+        draft: Player2's extra draw and the first turn."""
+        offer = self.offer
+        if offer:
+            self.phase, self.turn = PICK, self.pickers[self.picks]
+            self._legal = self._offer(self.tables.pick, offer)
             return
         player2 = self._seat(1)
         self.hands[player2] += self._draw(self.model.competitive.draft.player2_draw)
         self.turn_no = 1
         self._start_turn()
+
+    # -- the legal actions of the draft and of placing, kept as they go -----------------------
+    def _offer(self, table: dict[str, Action], cards: list[str]) -> list[Action]:
+        """The action of ``table`` for each id among ``cards``, in the order they first come
+        there: the legal actions of a draft step (or, with ``DONE``, of placing), remembered in
+        ``offered`` for the next step to edit (``_less``)."""
+        actions = self.offered = list(map(table.__getitem__, dict.fromkeys(cards)))
+        self.distinct = len(actions) == len(cards)  # and stay so: these cards only go
+        return actions
+
+    def _less(self, table: dict[str, Action], cards: list[str], card: str) -> list[Action]:
+        """The actions last offered less ``card``'s, just moved out of ``cards`` (the offer or
+        a hand); empty when another copy of it is left, whose first place, which orders the
+        list, has moved: then the caller makes the list afresh (``_offer``).
+
+        A step of the draft or of placing takes one card, so the list it leaves is the last
+        one less that card's action (``dict.fromkeys`` per step, to drop duplicate ids, cost
+        more than most of the step's own work). The old list was handed out: it is copied.
+        Cards that were ``distinct`` when the list was made have no copy to look for."""
+        if not self.distinct and card in cards:
+            return []
+        actions = self.offered = self.offered[:]
+        actions.remove(table[card])
+        return actions
 
     # -- turns (seed, "Game Flow") -------------------------------------------------------------
     def _start_turn(self) -> None:
@@ -730,6 +795,7 @@ class CompetitiveState(GotchaState):
             if most > 0:
                 self.phase, self.turn, self.placer = PLACE, seat, index
                 self.placed, self.least, self.most = 0, least, most
+                self._legal = self._place_actions()
                 return
             index += 1
         self._reveal()
@@ -742,6 +808,21 @@ class CompetitiveState(GotchaState):
         self.placed += 1
         if not hand or self.placed >= self.most:
             self._next_placer(self.placer + 1)
+            return
+        actions = self._less(self.tables.place, hand, card)
+        if not actions:
+            actions = self._place_actions()
+        elif self.placed == self.least:  # DONE is legal from now on
+            actions.append(DONE)
+        self._legal = actions
+
+    def _place_actions(self) -> list[Action]:
+        """What the placing seat may do: place a card of each id in hand, or stop once it has
+        placed the fewest it must."""
+        actions = self._offer(self.tables.place, self.hands[self.turn])
+        if self.placed >= self.least:
+            actions.append(DONE)
+        return actions
 
     def _reveal(self) -> None:
         self.revealed = True
@@ -753,13 +834,13 @@ class CompetitiveState(GotchaState):
         self._resolve()
 
     def _resolver(self) -> Any:
-        by_id = self.tables.by_id
-        sides = [[by_id[c] for c in side] for side in self.field]
+        card, field = self.tables.by_id.__getitem__, self.field
+        sides = [list(map(card, field[0])), list(map(card, field[1]))]
         return rules.resolve_field(self.model, self.priority, sides)
 
     def _fights(self, out: Any) -> list[list[str | None]]:
         """Each lane after the effect step: the type its card fights as, item, or None."""
-        return [[None if p is None else (p.fight or "item") for p in side] for side in out.sides]
+        return out.fights
 
     def _order(self) -> list[int]:
         return [self.priority, 1 - self.priority]
@@ -830,6 +911,7 @@ class CompetitiveState(GotchaState):
         self.trash += self.offer
         self.offer = []
         self.revealed = False
+        self._legal = None  # left by a draft or placing step, if this came from outside a move
         champion = rules.match_winner(self.model, self.round_wins)
         if champion is not None:
             self.phase, self.winner = OVER, champion
@@ -838,17 +920,17 @@ class CompetitiveState(GotchaState):
 
     # -- actions -------------------------------------------------------------------------------
     def _legal_actions(self) -> list[Action]:
+        """The legal actions worked out from the state. The moves of the draft and of placing
+        (most of a game's) leave theirs in the core's cache as they go (``_keep``,
+        ``_next_pick``, ``_next_placer``, ``_place``), so this runs only for the other phases and
+        for a state changed from outside (a re-deal, a test's arrangement)."""
         phase = self.phase
         if phase == PLACE:
-            place = self.tables.place
-            actions = list(map(place.__getitem__, dict.fromkeys(self.hands[self.turn])))
-            if self.placed >= self.least:
-                actions.append(DONE)
-            return actions
+            return self._place_actions()
         if phase == KEEP:
-            return list(map(self.tables.keep.__getitem__, dict.fromkeys(self.offer)))
+            return self._offer(self.tables.keep, self.offer)
         if phase == PICK:
-            return list(map(self.tables.pick.__getitem__, dict.fromkeys(self.offer)))
+            return self._offer(self.tables.pick, self.offer)
         if phase == EFFECT:
             return self._choice_actions()
         if phase == STEAL:
@@ -856,16 +938,16 @@ class CompetitiveState(GotchaState):
         return list(BECOME)
 
     def _apply(self, action: Action) -> None:
-        phase = self.phase
+        phase = self.phase  # the phases by how often they come
         if phase == PLACE:
             if action is DONE:
                 self._next_placer(self.placer + 1)
             else:
                 self._place(action.target)  # type: ignore[arg-type]
-        elif phase == KEEP:
-            self._keep(action.target)  # type: ignore[arg-type]
         elif phase == PICK:
             self._pick(action.target)  # type: ignore[arg-type]
+        elif phase == KEEP:
+            self._keep(action.target)  # type: ignore[arg-type]
         elif phase == EFFECT:
             self._answer(action)
         elif phase == STEAL:

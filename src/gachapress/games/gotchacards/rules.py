@@ -100,8 +100,10 @@ class Choice:
     face-up by then, so the holder may look (clarification competitive-priority-choices)."""
 
 
-def _lanes_view(lanes: Sequence[Sequence[Piece | None]]) -> tuple[tuple[str | None, ...], ...]:
-    return tuple(tuple(None if p is None else p.card.id for p in side) for side in lanes)
+def _lanes_view(
+    lanes: Sequence[Sequence[GotchaCard | None]],
+) -> tuple[tuple[str | None, ...], ...]:
+    return tuple(tuple(None if c is None else c.id for c in side) for side in lanes)
 
 
 def _slots_view(slots: Sequence[Piece | None]) -> tuple[tuple[str | None, ...], ...]:
@@ -159,12 +161,18 @@ def effect_order(game: GotchaCards, priority: Literal[0, 1], lanes: list[int]) -
     return [[side, lane] for side in (priority, 1 - priority) for lane in range(1, lanes[side] + 1)]
 
 
-@dataclass
+@dataclass(slots=True)
 class FieldOutcome:
-    """What a Competitive turn's resolution did, side by side (index 0 and 1 are seats)."""
+    """What a Competitive turn's resolution did, side by side (index 0 and 1 are seats);
+    slotted, as one is made every turn."""
 
-    sides: list[list[Piece | None]]
-    """The lanes after the effect step (swaps and Hammers applied)."""
+    sides: list[list[GotchaCard | None]]
+    """The cards in the lanes after the effect step (swaps and Hammers applied; None where a
+    Hammer struck)."""
+    fights: list[list[FightType | Literal["item"] | None]]
+    """What each lane's card fights as, lane by lane like ``sides``: its type, ``item`` for an
+    item that does not fight (clarification item-in-lane), the type a Wildcard named
+    (clarification wildcard-type), None for an empty lane."""
     taken: list[list[GotchaCard]] = field(default_factory=lambda: [[], []])
     """Cards each side collects from the lanes into its victory pile."""
     bonus: list[int] = field(default_factory=lambda: [0, 0])
@@ -177,28 +185,41 @@ class FieldOutcome:
     """Cards that go to the trash: ties, items, Hammer victims."""
 
 
-def _score_lane(game: GotchaCards, a: Piece | None, b: Piece | None, out: FieldOutcome) -> None:
-    """One lane's fight (seed, "Earning Points"): the winner takes both cards, a tie trashes
-    both; otherwise each fighting card is unopposed and its owner takes it back, and an item,
-    which does not fight, goes to the trash (clarification item-in-lane)."""
-    fa = None if a is None else a.fight
-    fb = None if b is None else b.fight
-    if a is not None and b is not None and fa is not None and fb is not None:
-        if fa == fb:
-            out.trashed += [a.card, b.card]
-            return
-        winner = 0 if beats(game, fa, fb) else 1
-        out.taken[winner] += [a.card, b.card]
-        out.bonus[winner] += _bonus(game, a.card) + _bonus(game, b.card)
-        return
-    for side, piece, fight in ((0, a, fa), (1, b, fb)):
-        if piece is None:
+#: What a lane's ``fights`` entry holds when nothing fights there: an empty lane, an item.
+_IDLE = frozenset({None, "item"})
+
+
+def _score_lanes(game: GotchaCards, out: FieldOutcome) -> None:
+    """Each lane's fight, Lane1 outward (seed, "Earning Points"): the winner takes both cards,
+    a tie trashes both; otherwise each fighting card is unopposed and its owner takes it back,
+    and an item, which does not fight, goes to the trash (clarification item-in-lane). Only a
+    card with an effect can bring a lucky bonus, so ``_bonus`` is asked of those alone.
+
+    One loop over every lane, not a call per lane: a turn's resolution is a good part of a
+    Competitive game's cost."""
+    taken, bonus, trashed = out.taken, out.bonus, out.trashed
+    (first, second), (fights_first, fights_second) = out.sides, out.fights
+    # lane by lane; None where a side has no card
+    for a, b, fa, fb in zip_longest(first, second, fights_first, fights_second):
+        if fa not in _IDLE and fb not in _IDLE:  # two fighting cards
+            pair = (a, b)
+            if fa == fb:
+                trashed += pair
+                continue
+            winner = 0 if beats(game, fa, fb) else 1
+            taken[winner] += pair
+            if a.effect is not None or b.effect is not None:
+                bonus[winner] += _bonus(game, a) + _bonus(game, b)
             continue
-        if fight is None:
-            out.trashed.append(piece.card)
-        else:
-            out.taken[side].append(piece.card)
-            out.bonus[side] += _bonus(game, piece.card)
+        for side, card, fight in ((0, a, fa), (1, b, fb)):
+            if card is None:
+                continue
+            if fight in _IDLE:
+                trashed.append(card)
+            else:
+                taken[side].append(card)
+                if card.effect is not None:
+                    bonus[side] += _bonus(game, card)
 
 
 def resolve_field(
@@ -209,64 +230,72 @@ def resolve_field(
     Seed, "Game Flow" (lanes in order, the starting player's effects first) and "Earning
     Points"; clarifications effect-priority-and-lanes, swap-competitive, swap-chain,
     effect-holder, item-in-lane, hammer-target, wildcard-type, lucky-bonus.
+
+    The field is kept by position: each lane's card, what it fights as and whether its effect
+    has resolved, in three side-by-side rows that a swap trades together (no object per card:
+    a turn's resolution is a good part of a Competitive game's cost).
     """
     if priority not in (0, 1) or len(sides) != 2:
         raise ValueError("a Competitive field has two sides and priority 0 or 1")
-    lanes: list[list[Piece | None]] = [[None if c is None else Piece(c) for c in s] for s in sides]
-    out = FieldOutcome(sides=lanes)
+    lanes = [list(sides[0]), list(sides[1])]
+    fights: list[list[FightType | Literal["item"] | None]]
+    fights = [[None if c is None else c.type for c in side] for side in lanes]
+    out = FieldOutcome(lanes, fights, [[], []], [0, 0], [0, 0], [0, 0], [])  # no factories
+    after: list[tuple[int, GotchaCard]] = []
+    if any(c is not None and c.effect is not None for side in lanes for c in side):
+        resolved = [[False] * len(lanes[0]), [False] * len(lanes[1])]
 
-    def resolve(side: int, lane: int) -> Generator[Choice, Answer, None]:
-        piece = lanes[side][lane]
-        if piece is None or piece.resolved:
-            return
-        piece.resolved = True
-        kind = _reveal_effect(game, piece.card)
-        other = 1 - side
-        effect = piece.card.effect
-        if kind == "swap" and isinstance(effect, SwapEffect):
-            target = swap_target_lane(game, lane + 1, effect.direction)
-            if target is None or target > len(lanes[other]) or lanes[other][target - 1] is None:
+        def resolve(side: int, lane: int) -> Generator[Choice, Answer, None]:
+            card = lanes[side][lane]
+            if card is None or resolved[side][lane]:
                 return
-            lanes[side][lane], lanes[other][target - 1] = lanes[other][target - 1], piece
-            yield from resolve(side, lane)  # the card that arrived, for its new holder
-        elif kind == "smash" and isinstance(effect, SmashEffect):
-            options = tuple(i + 1 for i, p in enumerate(lanes[other]) if p is not None)
-            if not options:
-                return
-            hit = (
-                options[0]
-                if len(options) == 1
-                else (yield Choice(side, "lane", options, piece.card.id, _lanes_view(lanes)))
-            )
-            victim = lanes[other][int(hit) - 1]
-            lanes[other][int(hit) - 1] = None
-            if victim is not None:
-                out.trashed.append(victim.card)
-        elif kind == "wild" and isinstance(effect, WildEffect):
-            named = yield Choice(
-                side, "type", tuple(fight_types(game)), piece.card.id, _lanes_view(lanes)
-            )
-            piece.fight = named  # type: ignore[assignment]
-        elif kind is not None:
-            _gain(game, piece.card, "reveal", out.draws, out.steals, side)
+            resolved[side][lane] = True
+            kind = _reveal_effect(game, card)
+            other = 1 - side
+            effect = card.effect
+            if kind == "swap" and isinstance(effect, SwapEffect):
+                target = swap_target_lane(game, lane + 1, effect.direction)
+                if target is None or target > len(lanes[other]) or lanes[other][target - 1] is None:
+                    return
+                there = target - 1
+                for row in (lanes, fights, resolved):
+                    row[side][lane], row[other][there] = row[other][there], row[side][lane]  # type: ignore[index]
+                yield from resolve(side, lane)  # the card that arrived, for its new holder
+            elif kind == "smash" and isinstance(effect, SmashEffect):
+                options = tuple(i + 1 for i, c in enumerate(lanes[other]) if c is not None)
+                if not options:
+                    return
+                hit = (
+                    options[0]
+                    if len(options) == 1
+                    else (yield Choice(side, "lane", options, card.id, _lanes_view(lanes)))
+                )
+                victim = lanes[other][int(hit) - 1]
+                lanes[other][int(hit) - 1] = fights[other][int(hit) - 1] = None
+                if victim is not None:
+                    out.trashed.append(victim)
+            elif kind == "wild" and isinstance(effect, WildEffect):
+                named = yield Choice(
+                    side, "type", tuple(fight_types(game)), card.id, _lanes_view(lanes)
+                )
+                fights[side][lane] = named  # type: ignore[assignment]
+            elif kind is not None:
+                _gain(game, card, "reveal", out.draws, out.steals, side)
 
-    after: list[tuple[int, Piece]] = []
-    if any(p is not None and p.card.effect is not None for side in lanes for p in side):
         counts = [len(lanes[0]), len(lanes[1])]
         order = effect_order(game, priority, counts)  # type: ignore[arg-type]
         for side, lane in order:
-            piece = lanes[side][lane - 1]
-            if piece is not None and piece.card.effect is not None:  # a plain card does nothing
+            card = lanes[side][lane - 1]
+            if card is not None and card.effect is not None:  # a plain card does nothing
                 yield from resolve(side, lane - 1)
         after = [  # the cards with an effect, where the effect step left them
-            (side, piece)
+            (side, card)
             for side, lane in order
-            if (piece := lanes[side][lane - 1]) is not None and piece.card.effect is not None
+            if (card := lanes[side][lane - 1]) is not None and card.effect is not None
         ]
-    for a, b in zip_longest(*lanes):  # lane by lane; None where a side has no card
-        _score_lane(game, a, b, out)
-    for side, piece in after:
-        _gain(game, piece.card, "after-scoring", out.draws, out.steals, side)
+    _score_lanes(game, out)
+    for side, card in after:
+        _gain(game, card, "after-scoring", out.draws, out.steals, side)
     return out
 
 
@@ -304,8 +333,8 @@ def lane_points(game: GotchaCards, a: GotchaCard, b: GotchaCard) -> list[int]:
     Effects that act on reveal (swaps, Hammer, Wildcard) are not applied here: see
     ``resolve_lanes``.
     """
-    out = FieldOutcome(sides=[[Piece(a)], [Piece(b)]])
-    _score_lane(game, Piece(a), Piece(b), out)
+    out = FieldOutcome(sides=[[a], [b]], fights=[[a.type], [b.type]])
+    _score_lanes(game, out)
     return [(len(out.taken[s]) + out.bonus[s]) * game.points_per_card for s in (0, 1)]
 
 

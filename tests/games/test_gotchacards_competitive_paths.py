@@ -1,0 +1,60 @@
+"""GotchaCards Competitive's fast paths decide exactly as the plain ones they stand for.
+
+The draft and placing moves leave the next legal actions in the core's cache as they go, and
+the lanes are resolved by lean rule code; each test here checks one such path against the
+state worked out afresh or against the rule functions, over many random games.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gachapress.engine import load_game
+from gachapress.games.gotchacards import rules
+from gachapress.games.gotchacards.engine import KEEP, PICK, PLACE, CompetitiveState
+
+GAME = load_game("gotchacards")
+
+
+@pytest.mark.parametrize("beginner", [False, True])
+def test_draft_and_placing_moves_leave_the_legal_actions_worked_out_afresh(
+    beginner: bool,
+) -> None:
+    """After every move into a draft or placing step the cache already holds the legal
+    actions (``_legal_actions`` is skipped), and they are those worked out from the state."""
+    options = ("beginner",) if beginner else ()
+    kept = 0
+    for seed in range(40):
+        state = GAME.new_game(2, seed, "competitive", options)
+        assert isinstance(state, CompetitiveState)
+        choose = random.Random(seed).random
+        while not state.is_terminal():
+            cached = state._legal
+            if state.phase in (KEEP, PICK, PLACE):
+                assert cached is not None, state.phase
+                kept += 1
+            if cached is not None:
+                assert cached == state._legal_actions()
+            legal = state.legal_actions()
+            state.apply(legal[int(choose() * len(legal))])
+    assert kept > 1000
+
+
+def test_competitive_tables_are_made_once_per_load_and_the_outcome_is_slotted() -> None:
+    """The pick order comes from a per-load table (``rules.draft_picker`` for each pick), and
+    the outcome made every turn has no instance dict (a dict per turn cost more than the
+    resolution's bookkeeping)."""
+    game = load_game("gotchacards")
+    first, second = game.new_game(2, 1, "competitive"), game.new_game(2, 2, "competitive")
+    assert isinstance(first, CompetitiveState) and isinstance(second, CompetitiveState)
+    assert first.competitive is second.competitive
+    for player1 in (0, 1):
+        seats = first.competitive.pickers[player1]
+        roles = [rules.draft_picker(game.model, picks) for picks in range(len(seats))]
+        assert seats == tuple(player1 if role == 0 else 1 - player1 for role in roles)
+    cards = [first.tables.by_id["rock-1"]], [first.tables.by_id["paper-1"]]
+    out = rules.answer_all(rules.resolve_field(game.model, 0, cards), [])
+    assert isinstance(out, rules.FieldOutcome) and not hasattr(out, "__dict__")
+    assert out.fights == [["rock"], ["paper"]] and out.taken == [[], [*cards[0], *cards[1]]]
