@@ -23,6 +23,7 @@ from gachapress.games.gotchacards.engine import (
     CompetitiveState,
     GotchaState,
     PartyState,
+    Plan,
 )
 from gachapress.games.gotchacards.rules import Choice
 from gachapress.sim import SimSpec, run_sim
@@ -713,7 +714,7 @@ def test_remembered_showdowns_play_exactly_like_resolved_ones(
     for seed in range(150):  # fills the memo
         play_game(warm, players, seed, "party")
     steps = warm.tables("gotchacards", lambda: None).showdowns.values()
-    assert any(isinstance(step, dict) for step in steps)  # outcomes
+    assert any(isinstance(step, Plan) for step in steps)  # outcomes
     assert any(isinstance(step, Choice) for step in steps)  # choices asked on the way
     monkeypatch.setattr(engine_module, "SHOWDOWN_MEMO", 0)
     cold = load_game("gotchacards")

@@ -80,6 +80,30 @@ class Card:
         return self  # immutable: a copied game state shares its cards
 
 
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a resolver decided for a turn, as plain data that carrying the turn out only reads
+    (a remembered plan serves every turn that resolves alike). Its cards are card ids in
+    Competitive; in Party, the seats that played them (see ``PartyState``)."""
+
+    gains: tuple[tuple[int, tuple[Any, ...]], ...]
+    """Each seat taking cards into its victory pile, in effect-priority order, with them."""
+    counts: list[int]
+    """Cards each seat takes (the ``scored`` entry's ``taken``: shared, never changed)."""
+    trashed: tuple[Any, ...]
+    bonus: tuple[int, ...]
+    """Cards each seat also takes from the deck (lucky cards)."""
+    draws: tuple[int, ...]
+    steals: tuple[int, ...]
+    fights: Any
+    """What each card fought as (the ``scored`` entry's ``fights``: shared, never changed)."""
+    any_gain: bool
+    """Some seat draws or steals."""
+    any_bonus: bool
+    plain: bool
+    """Nothing to draw, steal or take from the deck: the turn ends with its cards put away."""
+
+
 @functools.cache
 def _copied(kind: type) -> tuple[str, ...]:
     """The slot names of a state class and its bases, which ``__deepcopy__`` copies."""
@@ -116,6 +140,8 @@ class _Tables:
         self.swap_seat = [self._answer(Action("swap", f"seat-{s}"), s) for s in range(most)]
         self.steal_seat = [Action("steal", f"seat-{s}") for s in range(most)]
         self.hit_lane: dict[int, Action] = {}
+        self.zeros = [[0] * n for n in range(most + 1)]
+        """A zero per seat, for each player count (shared by log entries, never changed)."""
         self.draw_timing, self.steal_timing = model.effect_timing.draw, model.effect_timing.steal
         """When Gacha Capsules and Magnets act (a step of ``STEPS``)."""
         self.turns = len(model.competitive.turns)
@@ -196,8 +222,10 @@ class GotchaState(PhasedState):
         "answers",
         "beginner",
         "choice",
+        "drawn",
         "hands",
         "how",
+        "lucky",
         "model",
         "overtime_limit",
         "per_card",
@@ -210,6 +238,7 @@ class GotchaState(PhasedState):
         "stage",
         "steal_options",
         "steals",
+        "stolen",
         "tables",
         "trash",
         "turn",
@@ -243,8 +272,14 @@ class GotchaState(PhasedState):
         self.answers: list[rules.Answer] = []
         self.choice: rules.Choice | None = None
         self.running: Generator[rules.Choice, rules.Answer, Any] | None = None
-        self.result: dict[str, Any] = {}
+        self.result: Plan | None = None
+        """The plan of the turn being settled, while it waits for a Magnet's player."""
         self.stage = 0
+        self.lucky: list[int] = []
+        self.stolen: list[int] = []
+        self.drawn: list[int] = []
+        """Cards each seat took from the deck for lucky cards, from Magnets (less what was
+        taken from it) and drew for Gacha Capsules in the turn being settled."""
         self.steals: list[int] = []
         self.steal_options: list[int] = []
 
@@ -370,42 +405,55 @@ class GotchaState(PhasedState):
 
     def _outcome(self, out: Any) -> None:
         """Keep what the resolver decided as plain data, then carry it out step by step."""
-        taken = [list(map(_ID, cards)) for cards in out.taken]
-        decided = {
-            "gains": [(seat, taken[seat]) for seat in self._order() if taken[seat]],
-            "counts": list(map(len, taken)),
-            "trashed": list(map(_ID, out.trashed)),
-            "bonus": out.bonus,
-            "draws": out.draws,
-            "steals": out.steals,
-            "any_gain": any(out.draws) or any(out.steals),
-            "any_bonus": any(out.bonus),
-            "fights": self._fights(out),
-        }
-        decided["plain"] = not (decided["any_gain"] or decided["any_bonus"])
-        self._remember(decided)
-        self._carry_out(decided)
+        plan = self._plan(out)
+        self._remember(plan)
+        self._carry_out(plan)
+
+    def _plan(self, out: Any) -> Plan:
+        """A resolver's outcome as a ``Plan``: every card by its ``id`` (which, for the
+        stand-ins of a Party showdown, is the seat that played it)."""
+        taken = [tuple(map(_ID, cards)) for cards in out.taken]
+        any_gain, any_bonus = any(out.draws) or any(out.steals), any(out.bonus)
+        return Plan(
+            tuple((seat, taken[seat]) for seat in self._order() if taken[seat]),
+            list(map(len, taken)),
+            tuple(map(_ID, out.trashed)),
+            tuple(out.bonus),
+            tuple(out.draws),
+            tuple(out.steals),
+            self._fights(out),
+            any_gain,
+            any_bonus,
+            not (any_gain or any_bonus),
+        )
 
     def _remember(self, step: Any) -> None:
         """Keep what the resolver did with these cards and answers (the next choice, or the
         outcome), for the same cards and answers again."""
 
-    def _carry_out(self, decided: dict[str, Any]) -> None:
-        """Carry out a resolved turn; ``decided`` is only read, never changed."""
-        none = [0] * self.players
-        if not decided["plain"]:
-            self.result = {**decided, "drawn": none, "lucky": list(none), "stolen": list(none)}
-            self.stage = 0
+    def _carry_out(self, plan: Plan) -> None:
+        """Carry out a resolved turn's ``plan`` (only read, never changed)."""
+        if not plan.plain:
+            n = self.players
+            self.result, self.stage = plan, 0
+            self.lucky, self.stolen, self.drawn = [0] * n, [0] * n, [0] * n
             self._settle()
             return
         # nothing to draw, steal or take from the deck (most turns): the cards go to the
-        # victory piles and the trash, and the turn is over
-        self._clear_play()
+        # victory piles and the trash, and the turn is over; the log's zeros are a list per
+        # player count made once per load (log entries are never changed)
+        none = self.tables.zeros[self.players]
+        self._put_away(plan)
+        self._scored(plan, none, none, none)
+
+    def _put_away(self, plan: Plan) -> None:
+        """The cards in play go to the victory piles and the trash as ``plan`` says, and the
+        table is cleared; here a plan's cards are ids (Party's override reads seats)."""
         piles = self.piles
-        for seat, cards in decided["gains"]:
+        for seat, cards in plan.gains:
             piles[seat] += cards
-        self.trash += decided["trashed"]
-        self._scored(decided, none, none, none)
+        self.trash += plan.trashed
+        self._clear_play()
 
     def _fights(self, out: Any) -> Any:
         raise NotImplementedError
@@ -417,7 +465,8 @@ class GotchaState(PhasedState):
     def _settle(self) -> None:
         """Carry out the resolved turn's steps (``STEPS``); pause when a Magnet's holder must
         pick a player."""
-        result = self.result
+        plan = self.result
+        assert plan is not None
         order = self._order()
         while self.stage < len(STEPS) or self.steals:
             if self.steals:
@@ -427,58 +476,52 @@ class GotchaState(PhasedState):
             step = STEPS[self.stage]
             self.stage += 1
             if step == "cards":
-                self._collect(order)
+                self._collect(plan, order)
                 continue
-            if not result["any_gain"]:
+            if not plan.any_gain:
                 continue
             tables = self.tables
-            draws, steals = result["draws"], result["steals"]
+            draws, steals = plan.draws, plan.steals
             if tables.draw_timing == step and any(draws):
+                drawn = self.drawn
                 for seat in order:
                     if draws[seat]:
-                        drawn = self._draw(draws[seat])
-                        self.hands[seat] += drawn
-                        result["drawn"][seat] += len(drawn)
+                        cards = self._draw(draws[seat])
+                        self.hands[seat] += cards
+                        drawn[seat] += len(cards)
             if tables.steal_timing == step and any(steals):
                 self.steals = [seat for seat in order for _ in range(steals[seat])]
-        self._scored(result, result["lucky"], result["stolen"], result["drawn"])
+        self._scored(plan, self.lucky, self.stolen, self.drawn)
 
-    def _scored(
-        self, result: dict[str, Any], lucky: list[int], stolen: list[int], drawn: list[int]
-    ) -> None:
+    def _scored(self, plan: Plan, lucky: list[int], stolen: list[int], drawn: list[int]) -> None:
         """Log the settled turn (cards from the deck for lucky cards, from Magnets and from
         Gacha Capsules, seat by seat) and go on."""
         # the entry ``event`` would make, built at once: every turn logs one
         self.log.append(
             {
                 "event": "scored",
-                "fights": result["fights"],
-                "taken": result["counts"],
+                "fights": plan.fights,
+                "taken": plan.counts,
                 "lucky": lucky,
                 "stolen": stolen,
                 "drawn": drawn,
                 "points": self.points(),
             }
         )
-        self.result = {}
+        self.result = None
         self._turn_over()
 
-    def _collect(self, order: list[int]) -> None:
+    def _collect(self, plan: Plan, order: list[int]) -> None:
         """The cards in play go to victory piles and the trash; lucky cards' collectors take
         their bonus from the deck (clarification lucky-bonus)."""
-        result = self.result
-        self._clear_play()
-        piles = self.piles
-        for seat, cards in result["gains"]:
-            piles[seat] += cards
-        self.trash += result["trashed"]
-        if result["any_bonus"]:
-            bonus = result["bonus"]
+        self._put_away(plan)
+        if plan.any_bonus:
+            piles, bonus, lucky = self.piles, plan.bonus, self.lucky
             for seat in order:
                 if bonus[seat]:
                     drawn = self._draw(bonus[seat])
                     piles[seat] += drawn
-                    result["lucky"][seat] += len(drawn)
+                    lucky[seat] += len(drawn)
 
     def _next_steals(self) -> bool:
         """Carry out the waiting Magnets in order; False when a holder must pick a player."""
@@ -497,8 +540,8 @@ class GotchaState(PhasedState):
     def _steal(self, seat: int, target: int) -> None:
         """Clarifications magnet-target, magnet-card: the top card of the target's pile."""
         self.piles[seat].append(self.piles[target].pop())
-        self.result["stolen"][seat] += 1
-        self.result["stolen"][target] -= 1
+        self.stolen[seat] += 1
+        self.stolen[target] -= 1
 
     def _answer_steal(self, action: Action) -> None:
         seat = self.tables.steal_seat.index(action)
@@ -577,7 +620,7 @@ class GotchaState(PhasedState):
         seen = sorted(card for place in self._places() for card in place)
         assert seen == self.tables.ordered[self.beginner], "a card was created or lost"
         assert (self.phase == OVER) == (self.winner is not None), "winner without an end"
-        assert not self.result or self.phase in (EFFECT, STEAL), "an unfinished turn"
+        assert self.result is None or self.phase in (EFFECT, STEAL), "an unfinished turn"
 
     def _snapshot(self) -> tuple[Any, ...]:
         return (
@@ -594,8 +637,11 @@ class GotchaState(PhasedState):
             self.priority,
             tuple(self.answers),
             self.choice,
-            repr(sorted(self.result.items())),
+            self.result,
             self.stage,
+            tuple(self.lucky),
+            tuple(self.stolen),
+            tuple(self.drawn),
             tuple(self.steals),
             tuple(self.steal_options),
             self.rng.getstate(),
