@@ -19,7 +19,7 @@ import operator
 import random
 from collections.abc import Callable, Collection, Generator, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from gachapress.engine.core import (
     OVER,
@@ -72,7 +72,8 @@ class Card:
     unspecialised path. The effect stays the model's (the resolvers tell effects apart by
     their class)."""
 
-    id: str
+    id: str | int
+    """The card's id; a Party stand-in's is the seat that played it (``_Tables._classes``)."""
     type: CardType
     effect: Effect | None
 
@@ -80,11 +81,12 @@ class Card:
         return self  # immutable: a copied game state shares its cards
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(NamedTuple):
     """What a resolver decided for a turn, as plain data that carrying the turn out only reads
     (a remembered plan serves every turn that resolves alike). Its cards are card ids in
-    Competitive; in Party, the seats that played them (see ``PartyState``)."""
+    Competitive; in Party, the seats that played them (see ``PartyState``). A named tuple:
+    made in one C call where a frozen dataclass sets each field through ``object.__setattr__``,
+    and its fields are read in C."""
 
     gains: tuple[tuple[int, tuple[Any, ...]], ...]
     """Each seat taking cards into its victory pile, in effect-priority order, with them."""
@@ -148,13 +150,37 @@ class _Tables:
         """Turns in a Competitive round before overtime."""
         self.picker = [rules.draft_picker(model, k) for k in range(model.competitive.draft.draw)]
         """Who picks (0 Player1, 1 Player2) after each number of draft picks so far."""
-        self.showdowns: dict[tuple[int | str | None, ...], Any] = {}
-        """Party showdown steps (a choice, or the outcome) by player count, priority, the cards
-        of each seat and the answers given."""
+        self.kind, self.stand_ins = self._classes(most)
+        self.showdowns: dict[tuple[int | str | None, ...], Plan | rules.Choice] = {}
+        """Party showdown steps in seat terms (a choice, or the plan) by player count,
+        priority, the class of each seat's card (``kind``) and the answers given."""
         self._rotations: dict[int, list[list[int]]] = {}
         self._party_setups: dict[int, tuple[list[list[int]], int]] = {}
         self._rules: dict[tuple[Any, ...], Any] = {}
         self._orders: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
+
+    def _classes(self, most: int) -> tuple[dict[str | None, str | None], list[dict[str, Card]]]:
+        """Each card id's class and, for every seat, a stand-in of each class.
+
+        A class is the first card of the deck equal to the card but for its id (the 36 plain
+        fighters make three classes, one per type; every card with an effect its own). The
+        resolvers read a card's id only to report it (the cards taken and trashed, a choice's
+        asking card and view), never to decide, so cards of one class resolve alike, and a
+        showdown's steps depend on the classes played, not the ids: the tests check it for
+        every class, member and player count. A stand-in is the class's card with, for its id,
+        the seat that played it; run on stand-ins, a resolver reports seats, which the state
+        maps to the cards actually played (``PartyState._resolve``, ``_put_away``)."""
+        kind: dict[str | None, str | None] = {None: None}
+        firsts: list[Card] = []
+        for card in self.by_id.values():
+            first = next(
+                (f for f in firsts if (f.type, f.effect) == (card.type, card.effect)), None
+            )
+            if first is None:
+                firsts.append(first := card)
+            kind[card.id] = first.id
+        stand_ins = [{f.id: Card(seat, f.type, f.effect) for f in firsts} for seat in range(most)]
+        return kind, stand_ins
 
     def turn_order(self, model: GotchaCards, current: int, holding: tuple[bool, ...]) -> list[int]:
         """``rules.party_turn_order`` for the seats ``holding`` cards, worked out once for each
@@ -405,9 +431,7 @@ class GotchaState(PhasedState):
 
     def _outcome(self, out: Any) -> None:
         """Keep what the resolver decided as plain data, then carry it out step by step."""
-        plan = self._plan(out)
-        self._remember(plan)
-        self._carry_out(plan)
+        self._carry_out(self._plan(out))
 
     def _plan(self, out: Any) -> Plan:
         """A resolver's outcome as a ``Plan``: every card by its ``id`` (which, for the
@@ -426,10 +450,6 @@ class GotchaState(PhasedState):
             any_bonus,
             not (any_gain or any_bonus),
         )
-
-    def _remember(self, step: Any) -> None:
-        """Keep what the resolver did with these cards and answers (the next choice, or the
-        outcome), for the same cards and answers again."""
 
     def _carry_out(self, plan: Plan) -> None:
         """Carry out a resolved turn's ``plan`` (only read, never changed)."""
@@ -1080,47 +1100,71 @@ class PartyState(GotchaState):
         self.answers = []
         self._resolve()
 
-    def _showdown_key(self) -> tuple[int | str | None, ...]:
-        """The priority, the cards played and the answers so far (the count of players tells
-        where the cards end and the answers start)."""
-        return (self.players, self.priority, *self.plays, *self.answers)
-
     def _resolve(self) -> None:
-        """Take the remembered step for these cards and answers, if any: the next choice, or
-        the outcome; else run the resolver and remember what it did."""
+        """Take the remembered step for the classes of the cards played and the answers so
+        far, else work it out: the next choice, asked with the cards actually in play, or the
+        plan, carried out with them."""
         tables = self.tables
-        known = tables.showdowns.get(self._showdown_key())
-        if known is None:
-            if all(map(tables.plain.__contains__, self.plays)):  # nothing to ask: no generator
-                by_id = tables.by_id
-                plays = [None if c is None else by_id[c] for c in self.plays]
-                self.running = self.choice = None
-                self._outcome(rules.showdown_without_effects(self.model, self.priority, plays))
-                return
-            super()._resolve()
-            if self.choice is not None:  # paused for a choice: the resolver's next step
-                self._remember(self.choice)
-            return
-        self.running = None
-        if isinstance(known, rules.Choice):
-            self.choice = known
-            self.phase, self.turn = EFFECT, known.player
+        key = (self.players, self.priority, *map(tables.kind.__getitem__, self.plays))
+        if self.answers:
+            key = (*key, *self.answers)
+        step = tables.showdowns.get(key)
+        if step is None:
+            step = self._work_out(key)
         else:
+            self.running = None  # a remembered step: the paused resolver has nothing to add
+        if type(step) is Plan:
             self.choice = None
-            self._carry_out(known)
+            self._carry_out(step)
+            return
+        plays = self.plays
+        self.choice = rules.Choice(
+            step.player,
+            step.kind,
+            step.options,
+            plays[step.card],
+            tuple(tuple(None if s is None else plays[s] for s in row) for row in step.view),
+        )
+        self.phase, self.turn = EFFECT, step.player
 
-    def _remember(self, step: Any) -> None:
-        """The showdown resolver is a pure function of the priority, the cards and the answers
-        to its choices, and a game of a few turns spends much of its time in it: keep each of
-        its steps, up to ``SHOWDOWN_MEMO`` of them per game loaded."""
-        showdowns = self.tables.showdowns
+    def _work_out(self, key: tuple[Any, ...]) -> Plan | rules.Choice:
+        """Run the showdown's rule function on the stand-ins of the cards played (``_Tables``'s
+        ``stand_ins``: each card's class, with the seat that played it for its id), so that its
+        choice or plan reads in seats; remember it under ``key``, up to ``SHOWDOWN_MEMO`` steps
+        per game loaded. Cards without an effect (most turns) skip the generator."""
+        tables, model, priority = self.tables, self.model, self.priority
+        kinds = key[2 : 2 + self.players]
+        cards = [None if k is None else tables.stand_ins[s][k] for s, k in enumerate(kinds)]
+        step: Plan | rules.Choice
+        if all(map(tables.plain.__contains__, kinds)):  # nothing to ask: no generator
+            self.running = None
+            step = self._plan(rules.showdown_without_effects(model, priority, cards))
+        else:
+            resolver, self.running = self.running, None
+            try:
+                if resolver is None:  # a fresh one (a copied state has none), given the answers
+                    resolver = rules.resolve_showdown(model, priority, cards)
+                    step = next(resolver)
+                    for answer in self.answers:
+                        step = resolver.send(answer)
+                else:
+                    step = resolver.send(self.answers[-1])
+                self.running = resolver
+            except StopIteration as done:
+                step = self._plan(done.value)
+        showdowns = tables.showdowns
         if len(showdowns) < SHOWDOWN_MEMO:
-            showdowns[self._showdown_key()] = step
+            showdowns[key] = step
+        return step
 
-    def _resolver(self) -> Any:
-        by_id = self.tables.by_id
-        plays = [None if c is None else by_id[c] for c in self.plays]
-        return rules.resolve_showdown(self.model, self.priority, plays)
+    def _put_away(self, plan: Plan) -> None:
+        """A Party plan names each card by the seat that played it: here they become the
+        cards actually played."""
+        card, piles = self.plays.__getitem__, self.piles
+        for seat, played in plan.gains:
+            piles[seat] += map(card, played)
+        self.trash += map(card, plan.trashed)
+        self._clear_play()
 
     def _fights(self, out: Any) -> list[str | None]:
         return out.fights
