@@ -159,7 +159,9 @@ class _Tables:
         self._rules: dict[tuple[Any, ...], Any] = {}
         self._orders: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
 
-    def _classes(self, most: int) -> tuple[dict[str | None, str | None], list[dict[str, Card]]]:
+    def _classes(
+        self, most: int
+    ) -> tuple[dict[str | None, str | None], dict[tuple[int, str | None], Card | None]]:
         """Each card id's class and, for every seat, a stand-in of each class.
 
         A class is the first card of the deck equal to the card but for its id (the 36 plain
@@ -167,9 +169,10 @@ class _Tables:
         resolvers read a card's id only to report it (the cards taken and trashed, a choice's
         asking card and view), never to decide, so cards of one class resolve alike, and a
         showdown's steps depend on the classes played, not the ids: the tests check it for
-        every class, member and player count. A stand-in is the class's card with, for its id,
-        the seat that played it; run on stand-ins, a resolver reports seats, which the state
-        maps to the cards actually played (``PartyState._resolve``, ``_put_away``)."""
+        every class, member and player count. A stand-in (by seat and class) is the class's
+        card with, for its id, the seat that played it; run on stand-ins, a resolver reports
+        seats, which the state maps to the cards actually played (``PartyState._resolve``,
+        ``_put_away``)."""
         kind: dict[str | None, str | None] = {None: None}
         firsts: list[Card] = []
         for card in self.by_id.values():
@@ -179,7 +182,10 @@ class _Tables:
             if first is None:
                 firsts.append(first := card)
             kind[card.id] = first.id
-        stand_ins = [{f.id: Card(seat, f.type, f.effect) for f in firsts} for seat in range(most)]
+        stand_ins: dict[tuple[int, str | None], Card | None] = {
+            (seat, f.id): Card(seat, f.type, f.effect) for seat in range(most) for f in firsts
+        }
+        stand_ins.update({(seat, None): None for seat in range(most)})  # a seat without a card
         return kind, stand_ins
 
     def turn_order(self, model: GotchaCards, current: int, holding: tuple[bool, ...]) -> list[int]:
@@ -323,6 +329,8 @@ class GotchaState(PhasedState):
     def points(self) -> list[int]:
         """Victory-pile points of each seat (seed, "Earning Points": each card is worth 1)."""
         per = self.per_card
+        if per == 1:  # the cards are the points: counted in C, without a comprehension's frame
+            return list(map(len, self.piles))
         return [len(pile) * per for pile in self.piles]
 
     # -- the deck, shuffled lazily -------------------------------------------------------------
@@ -438,8 +446,9 @@ class GotchaState(PhasedState):
         stand-ins of a Party showdown, is the seat that played it)."""
         taken = [tuple(map(_ID, cards)) for cards in out.taken]
         any_gain, any_bonus = any(out.draws) or any(out.steals), any(out.bonus)
+        gains = [(seat, cards) for seat in self._order() if (cards := taken[seat])]
         return Plan(
-            tuple((seat, taken[seat]) for seat in self._order() if taken[seat]),
+            tuple(gains),
             list(map(len, taken)),
             tuple(map(_ID, out.trashed)),
             tuple(out.bonus),
@@ -1134,7 +1143,7 @@ class PartyState(GotchaState):
         per game loaded. Cards without an effect (most turns) skip the generator."""
         tables, model, priority = self.tables, self.model, self.priority
         kinds = key[2 : 2 + self.players]
-        cards = [None if k is None else tables.stand_ins[s][k] for s, k in enumerate(kinds)]
+        cards = list(map(tables.stand_ins.__getitem__, enumerate(kinds)))
         step: Plan | rules.Choice
         if all(map(tables.plain.__contains__, kinds)):  # nothing to ask: no generator
             self.running = None
