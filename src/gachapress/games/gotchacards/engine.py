@@ -164,8 +164,9 @@ class _Tables:
     ) -> tuple[dict[str | None, str | None], dict[tuple[int, str | None], Card | None]]:
         """Each card id's class and, for every seat, a stand-in of each class.
 
-        A class is the first card of the deck equal to the card but for its id (the 36 plain
-        fighters make three classes, one per type; every card with an effect its own). The
+        A class is the first card of the deck equal to the card in every field but its id (the
+        36 plain fighters make three classes, one per type; every card with an effect its own,
+        its copies sharing its id). The
         resolvers read a card's id only to report it (the cards taken and trashed, a choice's
         asking card and view), never to decide, so cards of one class resolve alike, and a
         showdown's steps depend on the classes played, not the ids: the tests check it for
@@ -173,12 +174,15 @@ class _Tables:
         card with, for its id, the seat that played it; run on stand-ins, a resolver reports
         seats, which the state maps to the cards actually played (``PartyState._resolve``,
         ``_put_away``)."""
+        fields = [name for name in Card.__slots__ if name != "id"]  # a new field splits them
+
+        def alike(card: Card) -> list[Any]:
+            return [getattr(card, name) for name in fields]
+
         kind: dict[str | None, str | None] = {None: None}
         firsts: list[Card] = []
         for card in self.by_id.values():
-            first = next(
-                (f for f in firsts if (f.type, f.effect) == (card.type, card.effect)), None
-            )
+            first = next((f for f in firsts if alike(f) == alike(card)), None)
             if first is None:
                 firsts.append(first := card)
             kind[card.id] = first.id
@@ -493,10 +497,13 @@ class GotchaState(PhasedState):
 
     def _settle(self) -> None:
         """Carry out the resolved turn's steps (``STEPS``); pause when a Magnet's holder must
-        pick a player."""
+        pick a player. Without draws or steals only the cards step does anything."""
         plan = self.result
         assert plan is not None
         order = self._order()
+        if not plan.any_gain:  # lucky cards only: nothing to wait for
+            self.stage = len(STEPS)
+            self._collect(plan, order)
         while self.stage < len(STEPS) or self.steals:
             if self.steals:
                 if not self._next_steals():
@@ -506,8 +513,6 @@ class GotchaState(PhasedState):
             self.stage += 1
             if step == "cards":
                 self._collect(plan, order)
-                continue
-            if not plan.any_gain:
                 continue
             tables = self.tables
             draws, steals = plan.draws, plan.steals
