@@ -93,10 +93,10 @@ class Plan(NamedTuple):
     counts: list[int]
     """Cards each seat takes (the ``scored`` entry's ``taken``: shared, never changed)."""
     trashed: tuple[Any, ...]
-    bonus: tuple[int, ...]
+    bonus: list[int]
     """Cards each seat also takes from the deck (lucky cards)."""
-    draws: tuple[int, ...]
-    steals: tuple[int, ...]
+    draws: list[int]
+    steals: list[int]
     fights: Any
     """What each card fought as (the ``scored`` entry's ``fights``: shared, never changed)."""
     any_gain: bool
@@ -455,9 +455,9 @@ class GotchaState(PhasedState):
             tuple(gains),
             list(map(len, taken)),
             tuple(map(_ID, out.trashed)),
-            tuple(out.bonus),
-            tuple(out.draws),
-            tuple(out.steals),
+            out.bonus,  # the resolver's own lists, never changed from here on
+            out.draws,
+            out.steals,
             self._fights(out),
             any_gain,
             any_bonus,
