@@ -8,7 +8,10 @@ time in turn order, nobody else's observation shows them (only how many), and th
 together. A card's effect that needs a decision (a Hammer's target, a Wildcard's type, a Party
 Swap Across's or Magnet's player) pauses the turn until its holder answers; the pausing
 resolvers are ``rules.resolve_field`` and ``rules.resolve_showdown``, re-run from the answers
-given so far, so the state holds only plain data.
+given so far, so the state holds only plain data. What a resolver decides becomes a ``Plan``,
+carried out step by step; a Party game remembers each showdown's steps by the classes of the
+cards played, in seat terms (``PartyState._resolve``), so that turns alike but for the ids of
+their plain fighters are worked out once per load.
 """
 
 from __future__ import annotations
@@ -53,7 +56,8 @@ BECOME = (Action("become", "player1"), Action("become", "player2"))
 #: draw-order): reveal-time gains, the cards going to piles and trash with lucky bonuses, then
 #: after-scoring gains.
 STEPS = ("reveal", "cards", "after-scoring")
-#: The most Party showdown steps a loaded game remembers (two players meet at most 2 x 19 x 19
+#: The most Party showdown steps a loaded game remembers, keyed by the classes of the cards
+#: played (``_Tables._classes``: 14 with an empty seat; two players meet at most 2 x 14 x 14
 #: showdowns, with a few answers to choices; four players far more, so the first ones met are
 #: kept).
 SHOWDOWN_MEMO = 20_000
