@@ -23,6 +23,7 @@ from gachapress.games.gotchacards.engine import (
     CompetitiveState,
     GotchaState,
     PartyState,
+    Plan,
 )
 from gachapress.games.gotchacards.rules import Choice
 from gachapress.sim import SimSpec, run_sim
@@ -713,7 +714,7 @@ def test_remembered_showdowns_play_exactly_like_resolved_ones(
     for seed in range(150):  # fills the memo
         play_game(warm, players, seed, "party")
     steps = warm.tables("gotchacards", lambda: None).showdowns.values()
-    assert any(isinstance(step, dict) for step in steps)  # outcomes
+    assert any(isinstance(step, Plan) for step in steps)  # outcomes
     assert any(isinstance(step, Choice) for step in steps)  # choices asked on the way
     monkeypatch.setattr(engine_module, "SHOWDOWN_MEMO", 0)
     cold = load_game("gotchacards")
@@ -981,3 +982,97 @@ def test_a_turn_of_cards_without_effects_skips_the_generator_and_resolves_alike(
     reveals = [e["plays"] for e in state.log if e.get("event") == "reveal"]
     with_effects = [p for p in reveals if not all(map(tables.plain.__contains__, p))]
     assert len(generators) == len(with_effects) < len(reveals)
+
+
+# ------------------------------------------------------------------------------ classes of cards
+
+
+def _every_resolution(cards: list[Any], priority: int, card_of: Any) -> list[tuple[Any, ...]]:
+    """Every way ``resolve_showdown`` of ``cards`` can go (each answer to each choice), with
+    every card read through ``card_of`` (its id, or the card played at the stand-in's seat):
+    the choices asked on the way and the outcome."""
+
+    def named(card: Any) -> Any:
+        return None if card is None else card_of(card.id)
+
+    ways = []
+    pending: list[list[Any]] = [[]]
+    while pending:
+        answers = pending.pop()
+        resolver = engine_module.rules.resolve_showdown(GAME.model, priority, cards)
+        asked = []
+        try:
+            choice = next(resolver)
+            for answer in answers:
+                asked.append(choice)
+                choice = resolver.send(answer)
+        except StopIteration as done:
+            out = done.value
+            views = [
+                (
+                    c.player,
+                    c.kind,
+                    c.options,
+                    card_of(c.card),
+                    [[None if i is None else card_of(i) for i in row] for row in c.view],
+                )
+                for c in asked
+            ]
+            ways.append(
+                (
+                    answers,
+                    views,
+                    out.fights,
+                    out.winners,
+                    [list(map(named, t)) for t in out.taken],
+                    list(map(named, out.trashed)),
+                    out.bonus,
+                    out.draws,
+                    out.steals,
+                )
+            )
+            continue
+        pending += [[*answers, option] for option in choice.options]
+    return ways
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_cards_of_a_class_resolve_alike_as_their_stand_ins(players: int) -> None:
+    """The Party memo keys a showdown by the classes of the cards played and runs the rule
+    function on stand-ins whose id is their seat: for every class, every member of it, every
+    seat and priority, that resolution, read back through the cards played, is the one the
+    cards themselves give, choices and their views included (every answer tried)."""
+    tables = GAME.new_game(players, 0, "party").tables
+    rng = random.Random(players)
+    ids = list(tables.by_id)
+    boards = [[rng.choice([*ids, None]) for _ in range(players)] for _ in range(150)]
+    boards += [[i, *rng.choices(ids, k=players - 1)] for i in ids for _ in range(4)]
+    for board in boards:
+        for priority in [s for s in range(players) if board[s] is not None]:
+            cards = [None if i is None else tables.by_id[i] for i in board]
+            stand_ins = [tables.stand_ins[s, tables.kind[i]] for s, i in enumerate(board)]
+            expected = _every_resolution(cards, priority, lambda i: i)
+            assert _every_resolution(stand_ins, priority, board.__getitem__) == expected
+    members = Counter(tables.kind[i] for i in ids)
+    assert members["rock-1"] == members["paper-1"] == members["scissors-1"] == 3  # 9 plain ids
+    assert len(members) == 3 + 3 + 7  # three plain classes, three lucky cards, seven items
+
+
+def test_a_showdown_is_remembered_by_classes_and_replays_with_the_cards_played() -> None:
+    """Two turns whose plain fighters differ only in their ids meet one remembered plan, and
+    each puts away its own cards."""
+    game = load_game("gotchacards")
+    logs = []
+    for plays in (["rock-1", "scissors-2"], ["rock-3", "scissors-1"]):
+        state = game.new_game(2, 1, "party")
+        gather(state)
+        state.hands = [take(state, plays[0]), take(state, plays[1])]
+        state.hands[1] += take(state, "paper-1")
+        state._legal = None
+        for _ in plays:
+            state.apply(state.legal_actions()[0])
+        assert state.piles[0] == plays  # rock beats scissors: seat 0 takes both
+        logs.append(state.log[-1])
+    showdowns = game.tables("gotchacards", lambda: None).showdowns
+    assert list(showdowns) == [(2, 0, "rock-1", "scissors-1")]
+    assert logs[0] == logs[1]

@@ -8,7 +8,10 @@ time in turn order, nobody else's observation shows them (only how many), and th
 together. A card's effect that needs a decision (a Hammer's target, a Wildcard's type, a Party
 Swap Across's or Magnet's player) pauses the turn until its holder answers; the pausing
 resolvers are ``rules.resolve_field`` and ``rules.resolve_showdown``, re-run from the answers
-given so far, so the state holds only plain data.
+given so far, so the state holds only plain data. What a resolver decides becomes a ``Plan``,
+carried out step by step; a Party game remembers each showdown's steps by the classes of the
+cards played, in seat terms (``PartyState._resolve``), so that turns alike but for the ids of
+their plain fighters are worked out once per load.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import operator
 import random
 from collections.abc import Callable, Collection, Generator, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from gachapress.engine.core import (
     OVER,
@@ -53,7 +56,8 @@ BECOME = (Action("become", "player1"), Action("become", "player2"))
 #: draw-order): reveal-time gains, the cards going to piles and trash with lucky bonuses, then
 #: after-scoring gains.
 STEPS = ("reveal", "cards", "after-scoring")
-#: The most Party showdown steps a loaded game remembers (two players meet at most 2 x 19 x 19
+#: The most Party showdown steps a loaded game remembers, keyed by the classes of the cards
+#: played (``_Tables._classes``: 14 with an empty seat; two players meet at most 2 x 14 x 14
 #: showdowns, with a few answers to choices; four players far more, so the first ones met are
 #: kept).
 SHOWDOWN_MEMO = 20_000
@@ -72,12 +76,38 @@ class Card:
     unspecialised path. The effect stays the model's (the resolvers tell effects apart by
     their class)."""
 
-    id: str
+    id: str | int
+    """The card's id; a Party stand-in's is the seat that played it (``_Tables._classes``)."""
     type: CardType
     effect: Effect | None
 
     def __deepcopy__(self, memo: dict[int, object]) -> Card:
         return self  # immutable: a copied game state shares its cards
+
+
+class Plan(NamedTuple):
+    """What a resolver decided for a turn, as plain data that carrying the turn out only reads
+    (a remembered plan serves every turn that resolves alike). Its cards are card ids in
+    Competitive; in Party, the seats that played them (see ``PartyState``). A named tuple:
+    made in one C call where a frozen dataclass sets each field through ``object.__setattr__``,
+    and its fields are read in C."""
+
+    gains: tuple[tuple[int, tuple[Any, ...]], ...]
+    """Each seat taking cards into its victory pile, in effect-priority order, with them."""
+    counts: list[int]
+    """Cards each seat takes (the ``scored`` entry's ``taken``: shared, never changed)."""
+    trashed: tuple[Any, ...]
+    bonus: list[int]
+    """Cards each seat also takes from the deck (lucky cards)."""
+    draws: list[int]
+    steals: list[int]
+    fights: Any
+    """What each card fought as (the ``scored`` entry's ``fights``: shared, never changed)."""
+    any_gain: bool
+    """Some seat draws or steals."""
+    any_bonus: bool
+    plain: bool
+    """Nothing to draw, steal or take from the deck: the turn ends with its cards put away."""
 
 
 @functools.cache
@@ -116,19 +146,55 @@ class _Tables:
         self.swap_seat = [self._answer(Action("swap", f"seat-{s}"), s) for s in range(most)]
         self.steal_seat = [Action("steal", f"seat-{s}") for s in range(most)]
         self.hit_lane: dict[int, Action] = {}
+        self.zeros = [[0] * n for n in range(most + 1)]
+        """A zero per seat, for each player count (shared by log entries, never changed)."""
         self.draw_timing, self.steal_timing = model.effect_timing.draw, model.effect_timing.steal
         """When Gacha Capsules and Magnets act (a step of ``STEPS``)."""
         self.turns = len(model.competitive.turns)
         """Turns in a Competitive round before overtime."""
         self.picker = [rules.draft_picker(model, k) for k in range(model.competitive.draft.draw)]
         """Who picks (0 Player1, 1 Player2) after each number of draft picks so far."""
-        self.showdowns: dict[tuple[int | str | None, ...], Any] = {}
-        """Party showdown steps (a choice, or the outcome) by player count, priority, the cards
-        of each seat and the answers given."""
+        self.kind, self.stand_ins = self._classes(most)
+        self.showdowns: dict[tuple[int | str | None, ...], Plan | rules.Choice] = {}
+        """Party showdown steps in seat terms (a choice, or the plan) by player count,
+        priority, the class of each seat's card (``kind``) and the answers given."""
         self._rotations: dict[int, list[list[int]]] = {}
         self._party_setups: dict[int, tuple[list[list[int]], int]] = {}
         self._rules: dict[tuple[Any, ...], Any] = {}
         self._orders: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
+
+    def _classes(
+        self, most: int
+    ) -> tuple[dict[str | None, str | None], dict[tuple[int, str | None], Card | None]]:
+        """Each card id's class and, for every seat, a stand-in of each class.
+
+        A class is the first card of the deck equal to the card in every field but its id (the
+        36 plain fighters make three classes, one per type; every card with an effect its own,
+        its copies sharing its id). The
+        resolvers read a card's id only to report it (the cards taken and trashed, a choice's
+        asking card and view), never to decide, so cards of one class resolve alike, and a
+        showdown's steps depend on the classes played, not the ids: the tests check it for
+        every class, member and player count. A stand-in (by seat and class) is the class's
+        card with, for its id, the seat that played it; run on stand-ins, a resolver reports
+        seats, which the state maps to the cards actually played (``PartyState._resolve``,
+        ``_put_away``)."""
+        fields = [name for name in Card.__slots__ if name != "id"]  # a new field splits them
+
+        def alike(card: Card) -> list[Any]:
+            return [getattr(card, name) for name in fields]
+
+        kind: dict[str | None, str | None] = {None: None}
+        firsts: list[Card] = []
+        for card in self.by_id.values():
+            first = next((f for f in firsts if alike(f) == alike(card)), None)
+            if first is None:
+                firsts.append(first := card)
+            kind[card.id] = first.id
+        stand_ins: dict[tuple[int, str | None], Card | None] = {
+            (seat, f.id): Card(seat, f.type, f.effect) for seat in range(most) for f in firsts
+        }
+        stand_ins.update({(seat, None): None for seat in range(most)})  # a seat without a card
+        return kind, stand_ins
 
     def turn_order(self, model: GotchaCards, current: int, holding: tuple[bool, ...]) -> list[int]:
         """``rules.party_turn_order`` for the seats ``holding`` cards, worked out once for each
@@ -196,8 +262,10 @@ class GotchaState(PhasedState):
         "answers",
         "beginner",
         "choice",
+        "drawn",
         "hands",
         "how",
+        "lucky",
         "model",
         "overtime_limit",
         "per_card",
@@ -210,6 +278,7 @@ class GotchaState(PhasedState):
         "stage",
         "steal_options",
         "steals",
+        "stolen",
         "tables",
         "trash",
         "turn",
@@ -243,8 +312,14 @@ class GotchaState(PhasedState):
         self.answers: list[rules.Answer] = []
         self.choice: rules.Choice | None = None
         self.running: Generator[rules.Choice, rules.Answer, Any] | None = None
-        self.result: dict[str, Any] = {}
+        self.result: Plan | None = None
+        """The plan of the turn being settled, while it waits for a Magnet's player."""
         self.stage = 0
+        self.lucky: list[int] = []
+        self.stolen: list[int] = []
+        self.drawn: list[int] = []
+        """Cards each seat took from the deck for lucky cards, from Magnets (less what was
+        taken from it) and drew for Gacha Capsules in the turn being settled."""
         self.steals: list[int] = []
         self.steal_options: list[int] = []
 
@@ -262,6 +337,8 @@ class GotchaState(PhasedState):
     def points(self) -> list[int]:
         """Victory-pile points of each seat (seed, "Earning Points": each card is worth 1)."""
         per = self.per_card
+        if per == 1:  # the cards are the points: counted in C, without a comprehension's frame
+            return list(map(len, self.piles))
         return [len(pile) * per for pile in self.piles]
 
     # -- the deck, shuffled lazily -------------------------------------------------------------
@@ -370,42 +447,50 @@ class GotchaState(PhasedState):
 
     def _outcome(self, out: Any) -> None:
         """Keep what the resolver decided as plain data, then carry it out step by step."""
-        taken = [list(map(_ID, cards)) for cards in out.taken]
-        decided = {
-            "gains": [(seat, taken[seat]) for seat in self._order() if taken[seat]],
-            "counts": list(map(len, taken)),
-            "trashed": list(map(_ID, out.trashed)),
-            "bonus": out.bonus,
-            "draws": out.draws,
-            "steals": out.steals,
-            "any_gain": any(out.draws) or any(out.steals),
-            "any_bonus": any(out.bonus),
-            "fights": self._fights(out),
-        }
-        decided["plain"] = not (decided["any_gain"] or decided["any_bonus"])
-        self._remember(decided)
-        self._carry_out(decided)
+        self._carry_out(self._plan(out))
 
-    def _remember(self, step: Any) -> None:
-        """Keep what the resolver did with these cards and answers (the next choice, or the
-        outcome), for the same cards and answers again."""
+    def _plan(self, out: Any) -> Plan:
+        """A resolver's outcome as a ``Plan``: every card by its ``id`` (which, for the
+        stand-ins of a Party showdown, is the seat that played it)."""
+        taken = [tuple(map(_ID, cards)) for cards in out.taken]
+        any_gain, any_bonus = any(out.draws) or any(out.steals), any(out.bonus)
+        gains = [(seat, cards) for seat in self._order() if (cards := taken[seat])]
+        return Plan(
+            tuple(gains),
+            list(map(len, taken)),
+            tuple(map(_ID, out.trashed)),
+            out.bonus,  # the resolver's own lists, never changed from here on
+            out.draws,
+            out.steals,
+            self._fights(out),
+            any_gain,
+            any_bonus,
+            not (any_gain or any_bonus),
+        )
 
-    def _carry_out(self, decided: dict[str, Any]) -> None:
-        """Carry out a resolved turn; ``decided`` is only read, never changed."""
-        none = [0] * self.players
-        if not decided["plain"]:
-            self.result = {**decided, "drawn": none, "lucky": list(none), "stolen": list(none)}
-            self.stage = 0
+    def _carry_out(self, plan: Plan) -> None:
+        """Carry out a resolved turn's ``plan`` (only read, never changed)."""
+        if not plan.plain:
+            n = self.players
+            self.result, self.stage = plan, 0
+            self.lucky, self.stolen, self.drawn = [0] * n, [0] * n, [0] * n
             self._settle()
             return
         # nothing to draw, steal or take from the deck (most turns): the cards go to the
-        # victory piles and the trash, and the turn is over
-        self._clear_play()
+        # victory piles and the trash, and the turn is over; the log's zeros are a list per
+        # player count made once per load (log entries are never changed)
+        none = self.tables.zeros[self.players]
+        self._put_away(plan)
+        self._scored(plan, none, none, none)
+
+    def _put_away(self, plan: Plan) -> None:
+        """The cards in play go to the victory piles and the trash as ``plan`` says, and the
+        table is cleared; here a plan's cards are ids (Party's override reads seats)."""
         piles = self.piles
-        for seat, cards in decided["gains"]:
+        for seat, cards in plan.gains:
             piles[seat] += cards
-        self.trash += decided["trashed"]
-        self._scored(decided, none, none, none)
+        self.trash += plan.trashed
+        self._clear_play()
 
     def _fights(self, out: Any) -> Any:
         raise NotImplementedError
@@ -416,9 +501,13 @@ class GotchaState(PhasedState):
 
     def _settle(self) -> None:
         """Carry out the resolved turn's steps (``STEPS``); pause when a Magnet's holder must
-        pick a player."""
-        result = self.result
+        pick a player. Without draws or steals only the cards step does anything."""
+        plan = self.result
+        assert plan is not None
         order = self._order()
+        if not plan.any_gain:  # lucky cards only: nothing to wait for
+            self.stage = len(STEPS)
+            self._collect(plan, order)
         while self.stage < len(STEPS) or self.steals:
             if self.steals:
                 if not self._next_steals():
@@ -427,58 +516,50 @@ class GotchaState(PhasedState):
             step = STEPS[self.stage]
             self.stage += 1
             if step == "cards":
-                self._collect(order)
-                continue
-            if not result["any_gain"]:
+                self._collect(plan, order)
                 continue
             tables = self.tables
-            draws, steals = result["draws"], result["steals"]
+            draws, steals = plan.draws, plan.steals
             if tables.draw_timing == step and any(draws):
+                drawn = self.drawn
                 for seat in order:
                     if draws[seat]:
-                        drawn = self._draw(draws[seat])
-                        self.hands[seat] += drawn
-                        result["drawn"][seat] += len(drawn)
+                        cards = self._draw(draws[seat])
+                        self.hands[seat] += cards
+                        drawn[seat] += len(cards)
             if tables.steal_timing == step and any(steals):
                 self.steals = [seat for seat in order for _ in range(steals[seat])]
-        self._scored(result, result["lucky"], result["stolen"], result["drawn"])
+        self._scored(plan, self.lucky, self.stolen, self.drawn)
 
-    def _scored(
-        self, result: dict[str, Any], lucky: list[int], stolen: list[int], drawn: list[int]
-    ) -> None:
+    def _scored(self, plan: Plan, lucky: list[int], stolen: list[int], drawn: list[int]) -> None:
         """Log the settled turn (cards from the deck for lucky cards, from Magnets and from
         Gacha Capsules, seat by seat) and go on."""
         # the entry ``event`` would make, built at once: every turn logs one
         self.log.append(
             {
                 "event": "scored",
-                "fights": result["fights"],
-                "taken": result["counts"],
+                "fights": plan.fights,
+                "taken": plan.counts,
                 "lucky": lucky,
                 "stolen": stolen,
                 "drawn": drawn,
                 "points": self.points(),
             }
         )
-        self.result = {}
+        self.result = None
         self._turn_over()
 
-    def _collect(self, order: list[int]) -> None:
+    def _collect(self, plan: Plan, order: list[int]) -> None:
         """The cards in play go to victory piles and the trash; lucky cards' collectors take
         their bonus from the deck (clarification lucky-bonus)."""
-        result = self.result
-        self._clear_play()
-        piles = self.piles
-        for seat, cards in result["gains"]:
-            piles[seat] += cards
-        self.trash += result["trashed"]
-        if result["any_bonus"]:
-            bonus = result["bonus"]
+        self._put_away(plan)
+        if plan.any_bonus:
+            piles, bonus, lucky = self.piles, plan.bonus, self.lucky
             for seat in order:
                 if bonus[seat]:
                     drawn = self._draw(bonus[seat])
                     piles[seat] += drawn
-                    result["lucky"][seat] += len(drawn)
+                    lucky[seat] += len(drawn)
 
     def _next_steals(self) -> bool:
         """Carry out the waiting Magnets in order; False when a holder must pick a player."""
@@ -497,8 +578,8 @@ class GotchaState(PhasedState):
     def _steal(self, seat: int, target: int) -> None:
         """Clarifications magnet-target, magnet-card: the top card of the target's pile."""
         self.piles[seat].append(self.piles[target].pop())
-        self.result["stolen"][seat] += 1
-        self.result["stolen"][target] -= 1
+        self.stolen[seat] += 1
+        self.stolen[target] -= 1
 
     def _answer_steal(self, action: Action) -> None:
         seat = self.tables.steal_seat.index(action)
@@ -577,7 +658,7 @@ class GotchaState(PhasedState):
         seen = sorted(card for place in self._places() for card in place)
         assert seen == self.tables.ordered[self.beginner], "a card was created or lost"
         assert (self.phase == OVER) == (self.winner is not None), "winner without an end"
-        assert not self.result or self.phase in (EFFECT, STEAL), "an unfinished turn"
+        assert self.result is None or self.phase in (EFFECT, STEAL), "an unfinished turn"
 
     def _snapshot(self) -> tuple[Any, ...]:
         return (
@@ -594,8 +675,11 @@ class GotchaState(PhasedState):
             self.priority,
             tuple(self.answers),
             self.choice,
-            repr(sorted(self.result.items())),
+            self.result,
             self.stage,
+            tuple(self.lucky),
+            tuple(self.stolen),
+            tuple(self.drawn),
             tuple(self.steals),
             tuple(self.steal_options),
             self.rng.getstate(),
@@ -1116,47 +1200,71 @@ class PartyState(GotchaState):
         self.answers = []
         self._resolve()
 
-    def _showdown_key(self) -> tuple[int | str | None, ...]:
-        """The priority, the cards played and the answers so far (the count of players tells
-        where the cards end and the answers start)."""
-        return (self.players, self.priority, *self.plays, *self.answers)
-
     def _resolve(self) -> None:
-        """Take the remembered step for these cards and answers, if any: the next choice, or
-        the outcome; else run the resolver and remember what it did."""
+        """Take the remembered step for the classes of the cards played and the answers so
+        far, else work it out: the next choice, asked with the cards actually in play, or the
+        plan, carried out with them."""
         tables = self.tables
-        known = tables.showdowns.get(self._showdown_key())
-        if known is None:
-            if all(map(tables.plain.__contains__, self.plays)):  # nothing to ask: no generator
-                by_id = tables.by_id
-                plays = [None if c is None else by_id[c] for c in self.plays]
-                self.running = self.choice = None
-                self._outcome(rules.showdown_without_effects(self.model, self.priority, plays))
-                return
-            super()._resolve()
-            if self.choice is not None:  # paused for a choice: the resolver's next step
-                self._remember(self.choice)
-            return
-        self.running = None
-        if isinstance(known, rules.Choice):
-            self.choice = known
-            self.phase, self.turn = EFFECT, known.player
+        key = (self.players, self.priority, *map(tables.kind.__getitem__, self.plays))
+        if self.answers:
+            key = (*key, *self.answers)
+        step = tables.showdowns.get(key)
+        if step is None:
+            step = self._work_out(key)
         else:
+            self.running = None  # a remembered step: the paused resolver has nothing to add
+        if type(step) is Plan:
             self.choice = None
-            self._carry_out(known)
+            self._carry_out(step)
+            return
+        plays = self.plays
+        self.choice = rules.Choice(
+            step.player,
+            step.kind,
+            step.options,
+            plays[step.card],
+            tuple(tuple(None if s is None else plays[s] for s in row) for row in step.view),
+        )
+        self.phase, self.turn = EFFECT, step.player
 
-    def _remember(self, step: Any) -> None:
-        """The showdown resolver is a pure function of the priority, the cards and the answers
-        to its choices, and a game of a few turns spends much of its time in it: keep each of
-        its steps, up to ``SHOWDOWN_MEMO`` of them per game loaded."""
-        showdowns = self.tables.showdowns
+    def _work_out(self, key: tuple[Any, ...]) -> Plan | rules.Choice:
+        """Run the showdown's rule function on the stand-ins of the cards played (``_Tables``'s
+        ``stand_ins``: each card's class, with the seat that played it for its id), so that its
+        choice or plan reads in seats; remember it under ``key``, up to ``SHOWDOWN_MEMO`` steps
+        per game loaded. Cards without an effect (most turns) skip the generator."""
+        tables, model, priority = self.tables, self.model, self.priority
+        kinds = key[2 : 2 + self.players]
+        cards = list(map(tables.stand_ins.__getitem__, enumerate(kinds)))
+        step: Plan | rules.Choice
+        if all(map(tables.plain.__contains__, kinds)):  # nothing to ask: no generator
+            self.running = None
+            step = self._plan(rules.showdown_without_effects(model, priority, cards))
+        else:
+            resolver, self.running = self.running, None
+            try:
+                if resolver is None:  # a fresh one (a copied state has none), given the answers
+                    resolver = rules.resolve_showdown(model, priority, cards)
+                    step = next(resolver)
+                    for answer in self.answers:
+                        step = resolver.send(answer)
+                else:
+                    step = resolver.send(self.answers[-1])
+                self.running = resolver
+            except StopIteration as done:
+                step = self._plan(done.value)
+        showdowns = tables.showdowns
         if len(showdowns) < SHOWDOWN_MEMO:
-            showdowns[self._showdown_key()] = step
+            showdowns[key] = step
+        return step
 
-    def _resolver(self) -> Any:
-        by_id = self.tables.by_id
-        plays = [None if c is None else by_id[c] for c in self.plays]
-        return rules.resolve_showdown(self.model, self.priority, plays)
+    def _put_away(self, plan: Plan) -> None:
+        """A Party plan names each card by the seat that played it: here they become the
+        cards actually played."""
+        card, piles = self.plays.__getitem__, self.piles
+        for seat, played in plan.gains:
+            piles[seat] += map(card, played)
+        self.trash += map(card, plan.trashed)
+        self._clear_play()
 
     def _fights(self, out: Any) -> list[str | None]:
         return out.fights

@@ -579,16 +579,21 @@ def party_deal(game: GotchaCards, players: int) -> int:
     return game.party.deal[players]
 
 
+#: What a seat's card fights as when it does not fight: no card, or an item.
+_NOT_FIGHTING = frozenset({None, "item"})
+
+
 def _winners(game: GotchaCards, plays: Sequence[CardType | FightType | None]) -> list[int]:
-    fighters = [(seat, t) for seat, t in enumerate(plays) if t is not None and t != "item"]
-    if len(fighters) == 1:
-        return [fighters[0][0]]  # unopposed (clarification party-items)
-    kinds = sorted({t for _, t in fighters})
+    kinds = set(plays) - _NOT_FIGHTING  # the types that fight
+    if len(kinds) == 1:
+        (kind,) = kinds
+        # unopposed (clarification party-items), else all the same type: no clear winner
+        return [plays.index(kind)] if plays.count(kind) == 1 else []
     if len(kinds) != 2:
-        return []  # all the same type, or all three types: no clear winner
-    a, b = kinds
+        return []  # nobody fights, or all three types: no clear winner
+    a, b = sorted(kinds)
     best = a if beats(game, a, b) else b  # type: ignore[arg-type]
-    return [seat for seat, t in fighters if t == best]
+    return [seat for seat, t in enumerate(plays) if t == best]
 
 
 @RULES.rule
@@ -688,7 +693,11 @@ def resolve_showdown(
     cards = [None if p is None else p.card for p in slots]
     fights: list[FightType | Literal["item"] | None]
     fights = [None if p is None else (p.fight or "item") for p in slots]
-    after = [(seat, card) for seat in order if (card := cards[seat]) is not None]
+    after = [
+        (seat, card)
+        for seat in order
+        if (card := cards[seat]) is not None and card.effect is not None
+    ]
     return _score_showdown(game, order, cards, fights, draws, steals, trashed, after)
 
 
@@ -729,27 +738,23 @@ def _score_showdown(
     n = len(cards)
     out = ShowdownOutcome(fights, [], [[] for _ in cards], [0] * n, draws, steals, trashed)
     won = _winners(game, fights)
-    trashed += [c for c, f in zip(cards, fights, strict=True) if f == "item"]  # party-items
-    losing: list[GotchaCard] = []
-    for seat in order:
-        card, fight = cards[seat], fights[seat]
-        if card is None or fight == "item":
-            continue
-        if not won:
-            trashed.append(card)
-        elif seat in won:
-            out.winners.append(seat)
-        else:
-            losing.append(card)
-    if won:
+    if "item" in fights:  # party-items
+        trashed += [c for c, f in zip(cards, fights, strict=True) if f == "item"]
+    fighting = [seat for seat in order if fights[seat] not in _NOT_FIGHTING]
+    if not won:
+        trashed += [cards[seat] for seat in fighting]
+    else:
+        out.winners = [seat for seat in fighting if seat in won]
+        losing = [cards[seat] for seat in fighting if seat not in won]
         each = (len(won) + len(losing)) // len(won)
-        shared = sum(_bonus(game, c) for c in losing)  # party-shared-effects
+        # party-shared-effects: every winner also gets the losing lucky cards' bonus
+        shared = sum(_bonus(game, c) for c in losing if c.effect is not None)  # type: ignore[union-attr]
         for seat in out.winners:
             own = cards[seat]
             assert own is not None
             out.taken[seat] = [own, *losing[: each - 1]]
             del losing[: each - 1]
-            out.bonus[seat] = _bonus(game, own) + shared
+            out.bonus[seat] = _bonus(game, own) + shared if own.effect is not None else shared
         trashed += losing
     for seat, card in after:
         _gain(game, card, "after-scoring", draws, steals, seat)
