@@ -57,11 +57,10 @@ def fight_types(game: GotchaCards) -> list[FightType]:
 
 
 class Piece:
-    """A card in play this turn: whether its effect has resolved, and the type it fights as.
-
-    ``fight`` is worked out once, when the card comes into play, because the lanes' fights
-    read it again and again: the card's type, None for an item (clarification item-in-lane),
-    or the type a Wildcard names (clarification wildcard-type) once it resolves.
+    """A card in play in a Party turn's effect step: whether its effect has resolved, and the
+    type it fights as: the card's type, None for an item (clarification party-items), or the
+    type a Wildcard names (clarification wildcard-type) once it resolves. (A Competitive field
+    keeps these by position instead: see ``resolve_field``.)
     """
 
     __slots__ = ("card", "fight", "resolved")
@@ -185,7 +184,8 @@ class FieldOutcome:
     """Cards that go to the trash: ties, items, Hammer victims."""
 
 
-#: What a lane's ``fights`` entry holds when nothing fights there: an empty lane, an item.
+#: What a place's card fights as when nothing fights there: no card (an empty lane, a Party
+#: seat without one), or an item (clarifications item-in-lane, party-items).
 _IDLE = frozenset({None, "item"})
 
 
@@ -579,12 +579,8 @@ def party_deal(game: GotchaCards, players: int) -> int:
     return game.party.deal[players]
 
 
-#: What a seat's card fights as when it does not fight: no card, or an item.
-_NOT_FIGHTING = frozenset({None, "item"})
-
-
 def _winners(game: GotchaCards, plays: Sequence[CardType | FightType | None]) -> list[int]:
-    kinds = set(plays) - _NOT_FIGHTING  # the types that fight
+    kinds = set(plays) - _IDLE  # the types that fight
     if len(kinds) == 1:
         (kind,) = kinds
         # unopposed (clarification party-items), else all the same type: no clear winner
@@ -740,7 +736,7 @@ def _score_showdown(
     won = _winners(game, fights)
     if "item" in fights:  # party-items
         trashed += [c for c, f in zip(cards, fights, strict=True) if f == "item"]
-    fighting = [seat for seat in order if fights[seat] not in _NOT_FIGHTING]
+    fighting = [seat for seat in order if fights[seat] not in _IDLE]
     if not won:
         trashed += [cards[seat] for seat in fighting]
     else:
