@@ -676,7 +676,8 @@ def test_plays_tables_offer_what_the_rule_functions_allow() -> None:
     tables = new(2).tables
     for top in cards.values():
         for open_pile, on in ((False, tables.plays_on), (True, tables.open_plays_on)):
-            first, held = on[top.id]
+            first, held, playable = on[top.id]
+            assert playable == first.get
             allowed = {
                 c for c, card in cards.items() if legal_play(GAME.model, [card], top, open_pile)
             }

@@ -17,7 +17,7 @@ hundred bytecodes an action, a method call is a tenth of an action's cost.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from itertools import chain, combinations
 from typing import Any, ClassVar
 
@@ -93,9 +93,11 @@ def _hand_out(hands: list[list[str]], takers: Iterable[int], cards: Iterable[str
     any(map(list.append, map(hands.__getitem__, takers), cards))
 
 
-_Plays = tuple[dict[str, Action], dict[tuple[str, int], list[Action]]]
-"""What may be played on one top card: each face's play of one copy, and (face, copies held) ->
-the plays of 1, 2, ... of them."""
+_Plays = tuple[
+    dict[str, Action], dict[tuple[str, int], list[Action]], Callable[[str], Action | None]
+]
+"""What may be played on one top card: each face's play of one copy, (face, copies held) ->
+the plays of 1, 2, ... of them, and the first table's ``get`` (bound once, not per turn)."""
 
 
 class _Tables:
@@ -150,7 +152,7 @@ class _Tables:
             for face, plays in table.items()
             for n in range(1, self.cards[face].count + 1)
         }
-        return first, held
+        return first, held, first.get
 
 
 class _Seating:
@@ -160,10 +162,11 @@ class _Seating:
         self.hand = rules.hand_size(model, players)
         self.next = [rules.next_seat(model, seat, players) for seat in range(players)]
         self.recipients = [rules.give_recipients(model, seat, players) for seat in range(players)]
-        # giver -> face -> the actions giving one such card to each recipient in turn
+        # giver -> face -> the actions giving one such card to each recipient in turn (the
+        # table's lookup, bound once)
         give = tables.give
         self.gives = [
-            {face: [give[face][seat] for seat in recipients] for face in give}
+            {face: [give[face][seat] for seat in recipients] for face in give}.__getitem__
             for recipients in self.recipients
         ]
         # direction -> for each giver, the takers in the rule's order
@@ -265,22 +268,22 @@ class RpsFireState(PhasedState):
         hand = self.hands[self.turn]
         if self.phase == GIVE:  # every face held, to each recipient (tabled per giver)
             gives = self.seating.gives[self.turn]
-            return list(chain.from_iterable(map(gives.__getitem__, dict.fromkeys(hand))))
+            return [*chain.from_iterable(map(gives, dict.fromkeys(hand)))]
         # Seed "Turns are Simple"; clarification must-play: whoever can play must play. Each
         # playable face, in hand order, offers its plays of 1, 2, ... copies, as many as the
         # hand holds.
         tables = self.tables
-        first, held_plays = (tables.open_plays_on if self.open_pile else tables.plays_on)[
+        first, held_plays, playable = (tables.open_plays_on if self.open_pile else tables.plays_on)[
             self.pile[-1]
         ]
-        plays = list(filter(None, map(first.get, hand)))  # a play per playable card, in hand order
+        plays = [*filter(None, map(playable, hand))]  # a play per playable card, in hand order
         if not plays:
             # Nothing beats the pile: draw one card at a time, or pass with nothing to draw
             # (clarifications draw-until-can, deck-runs-out). A card in the deck can be drawn.
             if self.deck or rules.drawable(self.model, 0, len(self.pile)):
                 return [DRAW]
             return [PASS]
-        if len(set(plays)) == len(plays):  # one copy of each: one play each (the usual case)
+        if len(plays) == 1 or len({*plays}) == len(plays):  # one copy of each: one play each
             return plays
         faces = dict.fromkeys(filter(first.__contains__, hand))
         held = zip(faces, map(hand.count, faces), strict=True)  # (face, copies held)
