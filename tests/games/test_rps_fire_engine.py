@@ -676,7 +676,8 @@ def test_plays_tables_offer_what_the_rule_functions_allow() -> None:
     tables = new(2).tables
     for top in cards.values():
         for open_pile, on in ((False, tables.plays_on), (True, tables.open_plays_on)):
-            first, held = on[top.id]
+            first, held, playable = on[top.id]
+            assert playable == first.get
             allowed = {
                 c for c, card in cards.items() if legal_play(GAME.model, [card], top, open_pile)
             }
@@ -685,3 +686,32 @@ def test_plays_tables_offer_what_the_rule_functions_allow() -> None:
                 assert [str(p) for p in plays] == [
                     f"play {face}" if k == 1 else f"play {face} x{k}" for k in range(1, n + 1)
                 ]
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_both_ways_takes_draw_what_random_sample_draws(players: int) -> None:
+    """An alarm pointing both ways takes its cards on a fast path (every hand holding 2 to 21
+    cards, two places drawn inline); it must move the cards random.sample's places pick, giver
+    by giver, and leave the generator where sampling leaves it."""
+    faces = sorted(FULL)
+    for seed in range(40):
+        state = new(players, seed=seed)
+        shape = random.Random(seed)
+        state.hands = [
+            [shape.choice(faces[:6]) for _ in range(shape.randint(2, 21))] for _ in range(players)
+        ]
+        hands = [list(hand) for hand in state.hands]
+        reference = random.Random()
+        reference.setstate(state.rng.getstate())
+        moves = []
+        for giver, takers in enumerate(state.seating.takers["both"]):
+            hand = hands[giver]
+            places = reference.sample(range(len(hand)), 2)
+            moves += [[taker, giver, hand[i]] for taker, i in zip(takers, places, strict=True)]
+            for i in sorted(places, reverse=True):
+                del hand[i]
+        for taker, _, card in moves:
+            hands[taker].append(card)
+        assert state._takes("both") == moves
+        assert state.hands == hands
+        assert state.rng.getstate() == reference.getstate()

@@ -17,7 +17,7 @@ hundred bytecodes an action, a method call is a tenth of an action's cost.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterable
 from itertools import chain, combinations
 from typing import Any, ClassVar
 
@@ -80,9 +80,24 @@ def _places(rng: random.Random, held: int, k: int) -> list[int]:
     return places
 
 
-_Plays = tuple[dict[str, Action], dict[tuple[str, int], list[Action]]]
-"""What may be played on one top card: each face's play of one copy, and (face, copies held) ->
-the plays of 1, 2, ... of them."""
+#: For a hand of ``held`` cards (2 to 21, where ``random.sample`` takes its pool method), the
+#: draws of two places: the bits of the first pick, the last place and the bits of the second.
+_TWO_PLACES = tuple((held.bit_length(), held - 1, (held - 1).bit_length()) for held in range(22))
+
+
+def _hand_out(hands: list[list[str]], takers: Iterable[int], cards: Iterable[str]) -> None:
+    """Add each card to its taker's hand, in order: ``for taker, card in zip(takers, cards):
+    hands[taker].append(card)`` run in C (``list.append`` returns None, so ``any`` goes through
+    every pair); an alarm hands out a card per seat or two, and a Python loop costs more than
+    the draws."""
+    any(map(list.append, map(hands.__getitem__, takers), cards))
+
+
+_Plays = tuple[
+    dict[str, Action], dict[tuple[str, int], list[Action]], Callable[[str], Action | None]
+]
+"""What may be played on one top card: each face's play of one copy, (face, copies held) ->
+the plays of 1, 2, ... of them, and the first table's ``get`` (bound once, not per turn)."""
 
 
 class _Tables:
@@ -137,7 +152,7 @@ class _Tables:
             for face, plays in table.items()
             for n in range(1, self.cards[face].count + 1)
         }
-        return first, held
+        return first, held, first.get
 
 
 class _Seating:
@@ -147,10 +162,11 @@ class _Seating:
         self.hand = rules.hand_size(model, players)
         self.next = [rules.next_seat(model, seat, players) for seat in range(players)]
         self.recipients = [rules.give_recipients(model, seat, players) for seat in range(players)]
-        # giver -> face -> the actions giving one such card to each recipient in turn
+        # giver -> face -> the actions giving one such card to each recipient in turn (the
+        # table's lookup, bound once)
         give = tables.give
         self.gives = [
-            {face: [give[face][seat] for seat in recipients] for face in give}
+            {face: [give[face][seat] for seat in recipients] for face in give}.__getitem__
             for recipients in self.recipients
         ]
         # direction -> for each giver, the takers in the rule's order
@@ -165,6 +181,16 @@ class _Seating:
             direction: [taker for (taker,) in per_giver]
             for direction, per_giver in self.takers.items()
             if all(len(takers) == 1 for takers in per_giver)
+        }
+        # direction -> (each giver's two takers, in the order of the moves, and their givers),
+        # for the directions where every giver has two takers (both ways)
+        self.pairs: dict[str, tuple[list[int], list[int]]] = {
+            direction: (
+                list(chain.from_iterable(per_giver)),
+                [giver for giver in range(players) for _ in range(2)],
+            )
+            for direction, per_giver in self.takers.items()
+            if all(len(takers) == 2 for takers in per_giver)
         }
         self.seats = range(players)
 
@@ -242,22 +268,22 @@ class RpsFireState(PhasedState):
         hand = self.hands[self.turn]
         if self.phase == GIVE:  # every face held, to each recipient (tabled per giver)
             gives = self.seating.gives[self.turn]
-            return list(chain.from_iterable(map(gives.__getitem__, dict.fromkeys(hand))))
+            return [*chain.from_iterable(map(gives, dict.fromkeys(hand)))]
         # Seed "Turns are Simple"; clarification must-play: whoever can play must play. Each
         # playable face, in hand order, offers its plays of 1, 2, ... copies, as many as the
         # hand holds.
         tables = self.tables
-        first, held_plays = (tables.open_plays_on if self.open_pile else tables.plays_on)[
+        first, held_plays, playable = (tables.open_plays_on if self.open_pile else tables.plays_on)[
             self.pile[-1]
         ]
-        plays = list(filter(None, map(first.get, hand)))  # a play per playable card, in hand order
+        plays = [*filter(None, map(playable, hand))]  # a play per playable card, in hand order
         if not plays:
             # Nothing beats the pile: draw one card at a time, or pass with nothing to draw
             # (clarifications draw-until-can, deck-runs-out). A card in the deck can be drawn.
             if self.deck or rules.drawable(self.model, 0, len(self.pile)):
                 return [DRAW]
             return [PASS]
-        if len(set(plays)) == len(plays):  # one copy of each: one play each (the usual case)
+        if len(plays) == 1 or len({*plays}) == len(plays):  # one copy of each: one play each
             return plays
         faces = dict.fromkeys(filter(first.__contains__, hand))
         held = zip(faces, map(hand.count, faces), strict=True)  # (face, copies held)
@@ -362,9 +388,11 @@ class RpsFireState(PhasedState):
         taker = self.seating.taker.get(direction)
         if taker is not None and all(hands):  # the usual case, made cheap: one card each
             cards = [hand.pop(int(random() * len(hand))) for hand in hands]
-            for hand, card in zip(map(hands.__getitem__, taker), cards, strict=True):
-                hand.append(card)
+            _hand_out(hands, taker, cards)
             return list(map(list, zip(taker, self.seating.seats, cards, strict=True)))
+        pairs = self.seating.pairs.get(direction)
+        if pairs is not None and min(sizes := [*map(len, hands)]) >= 2 and max(sizes) <= 21:
+            return self._pair_takes(*pairs)
         moves: list[list[Any]] = []
         for giver, takers in enumerate(self.seating.takers[direction]):
             hand = hands[giver]
@@ -380,6 +408,31 @@ class RpsFireState(PhasedState):
         for taker, _, card in moves:
             hands[taker].append(card)
         return moves
+
+    def _pair_takes(self, takers: list[int], givers: list[int]) -> list[list[Any]]:
+        """``_takes`` when everyone gives a card to each of two takers and every hand holds 2 to
+        21 cards, the usual case of an alarm pointing both ways, made cheap: each hand's two
+        places are drawn as ``_places`` draws them, inline."""
+        getrandbits = self.rng.getrandbits
+        cards: list[str] = []
+        for hand in self.hands:
+            held = len(hand)
+            bits, last, last_bits = _TWO_PLACES[held]
+            first = getrandbits(bits)
+            while first >= held:
+                first = getrandbits(bits)
+            second = getrandbits(last_bits)
+            while second >= last:
+                second = getrandbits(last_bits)
+            if second == first:  # the pool's last place stood in for the one picked first
+                second = last
+            cards += (hand[first], hand[second])
+            if first > second:
+                del hand[first], hand[second]
+            else:
+                del hand[second], hand[first]
+        _hand_out(self.hands, takers, cards)
+        return list(map(list, zip(takers, givers, cards, strict=True)))
 
     def _after_alarm(self, seat: int) -> None:
         self.effects_left -= 1
