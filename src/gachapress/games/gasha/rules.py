@@ -434,6 +434,15 @@ def payment_steps(
     return kinds, token
 
 
+def payment_take(req: Requirement, cards: int, tokens: int) -> int:
+    """How many cards of the kind chosen go on the reward with one step, ``cards`` being on it
+    already: one, except for a card asking for identical Gashas paid without 2 Wild Gashas!
+    tokens, which takes all its cards of the kind of the first (seed, "Card notes";
+    clarification identical-any-kind): ``payment_steps`` would offer that kind alone for each
+    of them (a first card is offered only when its kind fills the reward)."""
+    return req.identical - cards if req.identical and not tokens else 1
+
+
 def payment_complete(req: Requirement, cards: int, spent: int, per_token: int) -> bool:
     """Whether ``cards`` Gasha cards (that fit) and ``spent`` tokens fill the whole reward."""
     return cards + per_token * spent >= req.size
