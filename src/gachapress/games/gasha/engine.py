@@ -599,13 +599,17 @@ class GashaState(PhasedState):
             revealed = self.row[index] = self.pile.pop()
         else:
             del self.row[index]
-        self.event(
-            "trade",
-            seat=seat,
-            reward=reward.id,
-            cards=list(paid),
-            tokens=spent,
-            revealed=revealed and revealed.id,
+        # A trade's log entries are appended here, not through ``event``, which builds each one
+        # twice (its keywords, then the entry): a trade is an action in seven.
+        self.log.append(
+            {
+                "event": "trade",
+                "seat": seat,
+                "reward": reward.id,
+                "cards": list(paid),
+                "tokens": spent,
+                "revealed": revealed and revealed.id,
+            }
         )
         if revealed is not None and not self.pile:  # the pile is empty now (end trigger)
             self._check_end()
@@ -629,12 +633,14 @@ class GashaState(PhasedState):
                 self.reveal.append(token)
             token_ids = tuple(map(CARD_ID, tokens))  # placed on the ticket's rewards
             self.tickets[seat].append((tuple(ticket["pair"]), token_ids))
-            self.event(
-                "ticket",
-                seat=seat,
-                pair=list(ticket["pair"]),  # a copy: the tickets are shared
-                tokens=list(token_ids),
-                extra_gasha=ticket["extra_gasha"],
+            self.log.append(
+                {
+                    "event": "ticket",
+                    "seat": seat,
+                    "pair": list(ticket["pair"]),  # a copy: the tickets are shared
+                    "tokens": list(token_ids),
+                    "extra_gasha": ticket["extra_gasha"],
+                }
             )
             if tokens:
                 self._check_end()

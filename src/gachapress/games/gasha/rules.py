@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from functools import reduce
 from itertools import compress
-from operator import and_, ge, getitem, le
+from operator import and_, getitem, le
 from typing import Any, NamedTuple, get_args
 
 from gachapress.games.gasha.model import (
@@ -361,10 +361,11 @@ def payment_steps(
     first = last if last > 0 else 0
     if spent:
         pass
-    elif not tokens and not req.identical and all(map(ge, placed, req.needs)):
-        # The usual case, counted quickly: every named Gasha is on the reward and no token can
-        # help, so a card of any kind may fill the next wild slot if the cards of its kind and
-        # later ones can fill the slots left (``room`` of them).
+    elif not tokens and not req.identical:
+        # The usual case, counted quickly: no token can help, so ``payment_start`` put every
+        # named Gasha on the reward (``placed`` covers ``req.needs``: not checked again), and a
+        # card of any kind may fill the next wild slot if the cards of its kind and later ones
+        # can fill the slots left (``room`` of them).
         room = req.size - sum(placed)
         if room == 1:  # the last slot: a card of any kind left in hand fills it
             return list(compress(range(first, len(hand)), hand[first:])), False
