@@ -190,6 +190,50 @@ def test_unsupported_player_counts_are_refused(players: int) -> None:
             rule(MODEL, players)
 
 
+def _walk_takes(
+    req: rules.Requirement, placed: list[int], hand: list[int], last: int, tokens: int
+) -> int:
+    """Follow every sequence of payment steps made with ``rules.payment_take`` cards each;
+    check that each card but the first is what ``payment_steps`` alone would offer. The
+    steps that placed more than one card."""
+    if rules.payment_complete(req, sum(placed), 0, PER_TOKEN):
+        return 0
+    kinds, _ = rules.payment_steps(req, placed, hand, last, 0, tokens, PER_TOKEN)
+    several = 0
+    for k in kinds:
+        more, less = list(placed), list(hand)
+        take = rules.payment_take(req, sum(placed), tokens)
+        for i in range(take):
+            if i:
+                steps = rules.payment_steps(req, more, less, k, 0, tokens, PER_TOKEN)
+                assert steps == ([k], False), "a card taken that was not the only step"
+            more[k] += 1
+            less[k] -= 1
+        several += (take > 1) + _walk_takes(req, more, less, k, tokens)
+    return several
+
+
+@given(cards, hands, token_counts)
+def test_a_step_takes_only_cards_that_are_the_only_step(
+    card: SetRewardCard, hand: list[Kind], tokens: int
+) -> None:
+    """The engine places ``payment_take`` cards with one step (GashaState._place_card): every
+    card after the first must be the only step ``payment_steps`` offers, and an
+    identical-Gashas reward paid without tokens takes all its cards with its first step."""
+    req = rules.requirement(MODEL, card)
+    counts = list(rules.kind_counts(MODEL, hand))
+    if not rules.reward_satisfied(MODEL, card, hand, tokens):
+        return
+    start = list(rules.payment_start(req, tokens))
+    rest = [h - s for h, s in zip(counts, start, strict=True)]
+    several = _walk_takes(req, start, rest, -1, tokens)
+    assert several == (
+        0
+        if tokens or not req.identical
+        else len(rules.payment_steps(req, start, rest, -1, 0, tokens, PER_TOKEN)[0])
+    )
+
+
 @given(st.lists(st.integers(0, 20), min_size=4, max_size=4), st.integers(0, 40))
 def test_refill_keeps_cards_and_top_cards(sizes: list[int], discard: int) -> None:
     result = rules.refill_gasha_decks(MODEL, sizes, discard)

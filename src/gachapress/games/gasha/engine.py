@@ -433,6 +433,21 @@ class GashaState(PhasedState):
             return [t.take[i] for i, deck in enumerate(self.decks) if deck]
         return self.steps  # PAY
 
+    def apply(self, action: Action | str) -> None:
+        """``PhasedState.apply``, with the action's handler (``_Tables.handlers``) called here
+        rather than through ``_apply``: one Python call fewer on every action, a tenth of a
+        draw's cost. The log entry and the legality check are the base class's."""
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal:
+            self._apply_other(action, legal)
+            return
+        self.log.append({"player": self.turn, "action": action._text})  # type: ignore[union-attr]
+        self._legal = None
+        method, argument = self.tables.handlers[action]
+        method(self, argument)
+
     def _apply(self, action: Action) -> None:
         method, argument = self.tables.handlers[action]
         method(self, argument)
@@ -546,9 +561,13 @@ class GashaState(PhasedState):
         self._next_steps()
 
     def _place_card(self, kind: int) -> None:
-        self.hands[self.turn][kind] -= 1
-        self.placed[kind] += 1
-        self.placed_cards += 1
+        """One step of cards of ``kind``: one card, or every card an identical-Gashas reward
+        still needs when no token can help (``rules.payment_take``)."""
+        cards = self.placed_cards
+        n = rules.payment_take(self.paying.req, cards, len(self.wild_left))  # type: ignore[union-attr]
+        self.hands[self.turn][kind] -= n
+        self.placed[kind] += n
+        self.placed_cards = cards + n
         self.last_kind = kind
 
     def _place_token(self, token: Token) -> None:
@@ -565,7 +584,7 @@ class GashaState(PhasedState):
         placed = self.placed
         paid = t.paid(placed)
         self.discard = list(map(add, self.discard, placed))
-        spent = [token.id for token in self.spent] if self.spent else []
+        spent = list(map(CARD_ID, self.spent))
         self.placed = [0] * len(placed)
         self.placed_cards = 0
         self.spent = []
@@ -580,13 +599,17 @@ class GashaState(PhasedState):
             revealed = self.row[index] = self.pile.pop()
         else:
             del self.row[index]
-        self.event(
-            "trade",
-            seat=seat,
-            reward=reward.id,
-            cards=list(paid),
-            tokens=spent,
-            revealed=revealed and revealed.id,
+        # A trade's log entries are appended here, not through ``event``, which builds each one
+        # twice (its keywords, then the entry): a trade is an action in seven.
+        self.log.append(
+            {
+                "event": "trade",
+                "seat": seat,
+                "reward": reward.id,
+                "cards": list(paid),
+                "tokens": spent,
+                "revealed": revealed and revealed.id,
+            }
         )
         if revealed is not None and not self.pile:  # the pile is empty now (end trigger)
             self._check_end()
@@ -608,14 +631,16 @@ class GashaState(PhasedState):
                 self.face_up[seat].append(token)
                 self.wilds[seat] += token.wild
                 self.reveal.append(token)
-            token_ids = tuple(token.id for token in tokens)  # placed on the ticket's rewards
+            token_ids = tuple(map(CARD_ID, tokens))  # placed on the ticket's rewards
             self.tickets[seat].append((tuple(ticket["pair"]), token_ids))
-            self.event(
-                "ticket",
-                seat=seat,
-                pair=list(ticket["pair"]),  # a copy: the tickets are shared
-                tokens=list(token_ids),
-                extra_gasha=ticket["extra_gasha"],
+            self.log.append(
+                {
+                    "event": "ticket",
+                    "seat": seat,
+                    "pair": list(ticket["pair"]),  # a copy: the tickets are shared
+                    "tokens": list(token_ids),
+                    "extra_gasha": ticket["extra_gasha"],
+                }
             )
             if tokens:
                 self._check_end()

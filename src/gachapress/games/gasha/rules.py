@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from functools import reduce
 from itertools import compress
-from operator import and_, ge, getitem, le
+from operator import and_, getitem, le
 from typing import Any, NamedTuple, get_args
 
 from gachapress.games.gasha.model import (
@@ -361,10 +361,11 @@ def payment_steps(
     first = last if last > 0 else 0
     if spent:
         pass
-    elif not tokens and not req.identical and all(map(ge, placed, req.needs)):
-        # The usual case, counted quickly: every named Gasha is on the reward and no token can
-        # help, so a card of any kind may fill the next wild slot if the cards of its kind and
-        # later ones can fill the slots left (``room`` of them).
+    elif not tokens and not req.identical:
+        # The usual case, counted quickly: no token can help, so ``payment_start`` put every
+        # named Gasha on the reward (``placed`` covers ``req.needs``: not checked again), and a
+        # card of any kind may fill the next wild slot if the cards of its kind and later ones
+        # can fill the slots left (``room`` of them).
         room = req.size - sum(placed)
         if room == 1:  # the last slot: a card of any kind left in hand fills it
             return list(compress(range(first, len(hand)), hand[first:])), False
@@ -432,6 +433,15 @@ def payment_steps(
     owed = sum(placed) + per_token * spent
     token = tokens > 0 and tokens_for(req.size - owed - per_token, per_token) <= tokens - 1
     return kinds, token
+
+
+def payment_take(req: Requirement, cards: int, tokens: int) -> int:
+    """How many cards of the kind chosen go on the reward with one step, ``cards`` being on it
+    already: one, except for a card asking for identical Gashas paid without 2 Wild Gashas!
+    tokens, which takes all its cards of the kind of the first (seed, "Card notes";
+    clarification identical-any-kind): ``payment_steps`` would offer that kind alone for each
+    of them (a first card is offered only when its kind fills the reward)."""
+    return req.identical - cards if req.identical and not tokens else 1
 
 
 def payment_complete(req: Requirement, cards: int, spent: int, per_token: int) -> bool:
