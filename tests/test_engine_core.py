@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gachapress.engine import load_game
+from gachapress.engine import State, load_game
 from gachapress.engine.bots import RandomBot
 from gachapress.engine.play import make_bots, play_game
 
@@ -41,3 +41,37 @@ def test_same_seed_same_game_different_seed_another() -> None:
     _, other = play_game(GAME, 4, 12)
     assert one.log == two.log and result == again
     assert other != result
+
+
+
+def _play_out(state: State, seed: int) -> list[dict[str, object]]:
+    picks = random.Random(seed)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(legal[int(picks.random() * len(legal))])
+    return state.log
+
+
+@pytest.mark.parametrize(
+    ("game_id", "mode", "players"),
+    [("gasha", None, 4), ("gotcha", None, 4), ("gotchacards", "party", 3),
+     ("gotchacards", "competitive", 2)],
+)
+def test_a_flat_clone_is_independent_and_plays_on_alike(
+    game_id: str, mode: str | None, players: int
+) -> None:
+    """``State.flat_clone`` (these games' clone) copies every attribute of the instance dict
+    and of the slots: at every step, a clone played to its end leaves the original as it was,
+    and a second clone given the same choices plays the very same game."""
+    state = load_game(game_id).new_game(players, 3, mode)
+    chooser = random.Random(5)
+    while not state.is_terminal():
+        before = state.snapshot()
+        twin = state.clone()
+        assert type(twin) is type(state) and twin.snapshot() == before
+        seed = chooser.randrange(1000)
+        played = _play_out(twin, seed)
+        assert state.snapshot() == before, "playing the clone changed the original"
+        assert _play_out(state.clone(), seed) == played
+        legal = state.legal_actions()
+        state.apply(legal[int(chooser.random() * len(legal))])

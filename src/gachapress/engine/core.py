@@ -229,6 +229,31 @@ class State(ABC):
             memo[id(value)] = value
         return copy.deepcopy(self, memo)
 
+    def flat_clone(self) -> State:
+        """``clone()`` for a state of flat data, far faster than the deep copy: every attribute
+        (the instance dict's and every class's slots) is a number, string, tuple, immutable
+        object, or a list or dict of them, or a list of such lists. A new state of the same
+        class gets each attribute, with lists copied two levels deep, dicts copied, the
+        generator copied through its state, a new list of the log's entries (never changed
+        once written) and the ``shared_attributes`` shared. A game whose state is flat data
+        says so with ``clone = State.flat_clone`` (a game that holds more overrides ``clone``)."""
+        copied = object.__new__(type(self))
+        shared = self.shared_attributes
+        for name in (*vars(self), *_slot_names(type(self))):
+            value = getattr(self, name)
+            if name in shared:
+                pass
+            elif type(value) is list:
+                value = [v[:] if type(v) is list else v for v in value]
+            elif type(value) is dict:
+                value = value.copy()
+            elif isinstance(value, random.Random):
+                generator = random.Random()
+                generator.setstate(value.getstate())
+                value = generator
+            object.__setattr__(copied, name, value)
+        return copied
+
     def rounds_played(self) -> int:
         """Rounds (or turns, for games without rounds) completed so far."""
         return 0
@@ -241,6 +266,12 @@ class State(ABC):
         """Paths a game could take but should (almost) never, each True if this game took it:
         `sim` and the rulebook count the games that did, zeros included."""
         return {}
+
+
+@functools.cache
+def _slot_names(kind: type) -> tuple[str, ...]:
+    """The slot names of a class and its bases (``flat_clone`` copies them)."""
+    return tuple(name for klass in kind.__mro__ for name in getattr(klass, "__slots__", ()))
 
 
 @functools.cache

@@ -28,7 +28,6 @@ Phases of a turn (seed: "Game Flow"):
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from collections.abc import Callable, Collection
@@ -680,17 +679,9 @@ class GashaState(PhasedState):
             self.phase = OVER
             self.event("scores", scores=self.scores())
 
-    def clone(self) -> GashaState:
-        """An independent copy, made fast: the state is flat lists (of lists) of numbers, cards
-        and actions, all immutable; the model and its tables are shared."""
-        new = copy.copy(self)  # the base class's instance dict and this class's slots
-        for name in (*vars(self), *GashaState.__slots__):
-            value = getattr(self, name)
-            if type(value) is list:
-                setattr(new, name, [list(v) if type(v) is list else v for v in value])
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        return new
+    #: The state is flat lists (of lists) of numbers, cards and actions, all immutable; the
+    #: model and its tables are shared.
+    clone = PhasedState.flat_clone
 
     # -- what a seat may see -------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:

@@ -181,28 +181,9 @@ class GotchaState(PhasedState):
         self.taken_now: dict[str, int] = {}
         self._setup()
 
-    def clone(self) -> GotchaState:
-        """An independent copy, made by hand: cards and ids are immutable and shared, every
-        list of them is copied (much faster than the base class's deep copy)."""
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)  # the base class's attributes
-        for name in GotchaState.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.log = list(self.log)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        for name in ("draw", "gacha_deck", "discard", "used", "removed", "in_force", "queue"):
-            setattr(other, name, list(getattr(self, name)))
-        for name in ("hands", "placed", "revealed", "claimed", "spends"):
-            setattr(other, name, [list(item) for item in getattr(self, name)])
-        other.redraws = list(self.redraws)
-        other.shown = [list(cards) for cards in self.shown]
-        other.announced = list(self.announced)
-        other.held_back = list(self.held_back)
-        other.order = list(self.order)
-        other.placed_now, other.taken_now = dict(self.placed_now), dict(self.taken_now)
-        other._legal = None if self._legal is None else list(self._legal)
-        return other
+    #: Cards and ids are immutable and shared; the state's lists (of lists) and dicts of them
+    #: are copied.
+    clone = PhasedState.flat_clone
 
     # -- setup (seed: "ゲームを遊ぶ前の準備") ----------------------------------------------------
     def _setup(self) -> None:

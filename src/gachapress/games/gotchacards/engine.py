@@ -16,8 +16,6 @@ their plain fighters are worked out once per load.
 
 from __future__ import annotations
 
-import copy
-import functools
 import operator
 import random
 from collections.abc import Callable, Collection, Generator, Iterable
@@ -108,12 +106,6 @@ class Plan(NamedTuple):
     any_bonus: bool
     plain: bool
     """Nothing to draw, steal or take from the deck: the turn ends with its cards put away."""
-
-
-@functools.cache
-def _copied(kind: type) -> tuple[str, ...]:
-    """The slot names of a state class and its bases, which ``__deepcopy__`` copies."""
-    return tuple(name for klass in kind.__mro__ for name in getattr(klass, "__slots__", ()))
 
 
 class _Tables:
@@ -607,31 +599,14 @@ class GotchaState(PhasedState):
             "view": [list(row) for row in choice.view],
         }
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> GotchaState:
-        """The copy ``clone()`` makes, done by hand: the state's lists hold only strings, None
-        and numbers (at most two levels deep: hands, lanes, piles), the decision being resolved
-        is immutable, and the random generator is copied through its state; what ``memo``
-        already maps (the log, the shared attributes) is taken from it. The base class's
-        attributes are in the instance dict, this class's in slots (``_copied``)."""
-        copied = object.__new__(type(self))
-        memo[id(self)] = copied
-        names = [*vars(self), *_copied(type(self))]
-        for name in names:
-            value = getattr(self, name)
-            if name == "running":  # a paused resolver cannot be copied: the copy re-runs one
-                value = None
-            elif id(value) in memo:
-                value = memo[id(value)]
-            elif isinstance(value, list):
-                value = [v[:] if isinstance(v, list) else v for v in value]
-            elif isinstance(value, dict):
-                value = copy.deepcopy(value, memo)
-            elif isinstance(value, random.Random):
-                generator = random.Random()
-                generator.setstate(value.getstate())
-                value = generator
-            # else numbers, strings, tuples, None, the frozen Choice, the game: shared
-            setattr(copied, name, value)
+    def clone(self) -> GotchaState:
+        """``State.flat_clone``: the state's lists hold only strings, None and numbers (at most
+        two levels deep: hands, lanes, piles), and the plan and the choice being resolved are
+        immutable; but a paused resolver cannot be copied, so the copy has none and re-runs a
+        fresh one from the answers (``_resolve``)."""
+        copied = self.flat_clone()
+        assert isinstance(copied, GotchaState)
+        copied.running = None
         return copied
 
     # -- what a seat may see -------------------------------------------------------------------
