@@ -400,25 +400,33 @@ class GotchaState(PhasedState):
 
     def _resolve(self) -> None:
         """Run the resolver with the answers given so far: pause for the next choice, or
-        finish the turn with its outcome. The paused resolver is kept to hear the next answer;
-        a copy of the state has none and re-runs a fresh one from the answers."""
-        resolver = self.running
-        self.running = None
+        finish the turn with its outcome."""
+        choice, outcome = self._next_step(self._resolver)
+        if choice is None:
+            self.choice = None
+            self._outcome(outcome)
+            return
+        self.choice = choice
+        self.phase, self.turn = EFFECT, choice.player
+
+    def _next_step(self, fresh: Callable[[], Generator[rules.Choice, rules.Answer, Any]]) -> Any:
+        """The turn's resolver given the answers so far: ``(choice, None)`` when it pauses for
+        the next choice (the paused resolver is kept in ``running`` to hear the next answer),
+        else ``(None, outcome)``. A copy of the state has no paused resolver: it runs a fresh
+        one, ``fresh()``, from the answers."""
+        resolver, self.running = self.running, None
         try:
             if resolver is None:
-                resolver = self._resolver()
+                resolver = fresh()
                 choice = next(resolver)
                 for answer in self.answers:
                     choice = resolver.send(answer)
             else:
                 choice = resolver.send(self.answers[-1])
         except StopIteration as done:
-            self.choice = None
-            self._outcome(done.value)
-            return
+            return None, done.value
         self.running = resolver
-        self.choice = choice
-        self.phase, self.turn = EFFECT, choice.player
+        return choice, None
 
     def _choice_actions(self) -> list[Action]:
         choice, tables = self.choice, self.tables
@@ -1215,18 +1223,10 @@ class PartyState(GotchaState):
             self.running = None
             step = self._plan(rules.showdown_without_effects(model, priority, cards))
         else:
-            resolver, self.running = self.running, None
-            try:
-                if resolver is None:  # a fresh one (a copied state has none), given the answers
-                    resolver = rules.resolve_showdown(model, priority, cards)
-                    step = next(resolver)
-                    for answer in self.answers:
-                        step = resolver.send(answer)
-                else:
-                    step = resolver.send(self.answers[-1])
-                self.running = resolver
-            except StopIteration as done:
-                step = self._plan(done.value)
+            choice, outcome = self._next_step(
+                lambda: rules.resolve_showdown(model, priority, cards)
+            )
+            step = self._plan(outcome) if choice is None else choice
         showdowns = tables.showdowns
         if len(showdowns) < SHOWDOWN_MEMO:
             showdowns[key] = step
