@@ -6,9 +6,10 @@ The state machine only sequences the game; every rule it applies is a rule funct
 from the model. Face-down play is a hidden commitment: the players place their cards one at a
 time in turn order, nobody else's observation shows them (only how many), and they are revealed
 together. A card's effect that needs a decision (a Hammer's target, a Wildcard's type, a Party
-Swap Across's or Magnet's player) pauses the turn until its holder answers; the pausing
-resolvers are ``rules.resolve_field`` and ``rules.resolve_showdown``, re-run from the answers
-given so far, so the state holds only plain data. What a resolver decides becomes a ``Plan``,
+Swap Across's or Magnet's player) pauses the turn until its holder answers; the turn is
+resolved again from the answers given so far (a Competitive turn by the pausing resolver
+``rules.resolve_field``, a Party turn by the plain function ``rules.showdown_step``), so the
+state holds only plain data. What a resolver decides becomes a ``Plan``,
 carried out step by step; a Party game remembers each showdown's steps by the classes of the
 cards played, in seat terms (``PartyState._resolve``), so that turns alike but for the ids of
 their plain fighters are worked out once per load.
@@ -116,10 +117,6 @@ class _Tables:
         self.model = model
         self.per_card = model.points_per_card
         self.by_id = {c.id: Card(c.id, c.type, c.effect) for c in model.decks.main.cards}
-        self.plain: frozenset[str | None] = frozenset(
-            [None, *(i for i, c in self.by_id.items() if c.effect is None)]
-        )
-        """The ids of the cards without an effect, and None (a Party seat without a card)."""
         self.deck: dict[bool, list[str]] = {}
         self.ordered: dict[bool, list[str]] = {}
         for beginner in (False, True):
@@ -1194,8 +1191,6 @@ class PartyState(GotchaState):
         step = tables.showdowns.get(key)
         if step is None:
             step = self._work_out(key)
-        else:
-            self.running = None  # a remembered step: the paused resolver has nothing to add
         if type(step) is Plan:
             self.choice = None
             self._carry_out(step)
@@ -1211,22 +1206,16 @@ class PartyState(GotchaState):
         self.phase, self.turn = EFFECT, step.player
 
     def _work_out(self, key: tuple[Any, ...]) -> Plan | rules.Choice:
-        """Run the showdown's rule function on the stand-ins of the cards played (``_Tables``'s
-        ``stand_ins``: each card's class, with the seat that played it for its id), so that its
-        choice or plan reads in seats; remember it under ``key``, up to ``SHOWDOWN_MEMO`` steps
-        per game loaded. Cards without an effect (most turns) skip the generator."""
-        tables, model, priority = self.tables, self.model, self.priority
+        """Run the showdown's rule function with the answers so far on the stand-ins of the
+        cards played (``_Tables``'s ``stand_ins``: each card's class, with the seat that played
+        it for its id), so that its choice or plan reads in seats; remember it under ``key``,
+        up to ``SHOWDOWN_MEMO`` steps per game loaded."""
+        tables = self.tables
         kinds = key[2 : 2 + self.players]
         cards = list(map(tables.stand_ins.__getitem__, enumerate(kinds)))
-        step: Plan | rules.Choice
-        if all(map(tables.plain.__contains__, kinds)):  # nothing to ask: no generator
-            self.running = None
-            step = self._plan(rules.showdown_without_effects(model, priority, cards))
-        else:
-            choice, outcome = self._next_step(
-                lambda: rules.resolve_showdown(model, priority, cards)
-            )
-            step = self._plan(outcome) if choice is None else choice
+        step = rules.showdown_step(self.model, self.priority, cards, self.answers)
+        if type(step) is not rules.Choice:
+            step = self._plan(step)
         showdowns = tables.showdowns
         if len(showdowns) < SHOWDOWN_MEMO:
             showdowns[key] = step
