@@ -449,9 +449,9 @@ class GotchaState(PhasedState):
     def _plan(self, out: Any) -> Plan:
         """A resolver's outcome as a ``Plan``: every card by its ``id`` (which, for the
         stand-ins of a Party showdown, is the seat that played it)."""
-        taken = [tuple(map(_ID, cards)) for cards in out.taken]
+        taken = out.taken
         any_gain, any_bonus = any(out.draws) or any(out.steals), any(out.bonus)
-        gains = [(seat, cards) for seat in self._order() if (cards := taken[seat])]
+        gains = [(seat, tuple(map(_ID, cards))) for seat in self._order() if (cards := taken[seat])]
         return Plan(
             tuple(gains),
             list(map(len, taken)),

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
-from itertools import zip_longest
-from typing import Literal
+from itertools import compress, repeat, zip_longest
+from typing import Any, Literal
 
 from gachapress.games.gotchacards.model import (
     BonusEffect,
     CardType,
     Direction,
+    Effect,
     EffectKind,
     FightType,
     GotchaCard,
@@ -90,7 +91,7 @@ def _lanes_view(
 
 
 def _slots_view(cards: Sequence[GotchaCard | None]) -> tuple[tuple[str | None, ...], ...]:
-    return (tuple(None if c is None else c.id for c in cards),)
+    return (tuple(_each(cards, _ID)),)
 
 
 def _gain(
@@ -627,12 +628,11 @@ def party_swap_target(
     seats = sorted(set(in_play))
     if seat not in seats:
         raise ValueError(f"seat {seat} has no card in play")
-    others = [s for s in seats if s != seat]
-    if not others:
-        return None
-    if direction == "across":
-        return others[0] if len(others) == 1 else "choose"
+    if len(seats) == 1:
+        return None  # nobody else has a card
     at = seats.index(seat)
+    if direction == "across":
+        return seats[1 - at] if len(seats) == 2 else "choose"  # the only other, else a choice
     step = 1 if direction == "left" else -1
     return seats[(at + step) % len(seats)]
 
@@ -676,18 +676,43 @@ def showdown_step(
 
     A plain function, run again from the start with each new answer (a turn asks few
     questions), so that a paused turn is only its answers; ``resolve_showdown`` is its
-    generator form.
+    generator form. Each seat's type and effect are read in C (``_each``): the engine runs
+    this for most Party turns.
     """
-    n = _seats_from(priority, plays)
+    n = len(plays)
+    if not 0 <= priority < n or plays[priority] is None:
+        raise ValueError("priority must be a seat with a card in play")
     order = clockwise(n, priority)
     cards = list(plays)
-    fights: list[FightType | Literal["item"] | None]
-    fights = [None if c is None else c.type for c in cards]
+    fights: list[FightType | Literal["item"] | None] = _each(cards, _TYPE)  # type: ignore[assignment]
     draws, steals, trashed = [0] * n, [0] * n, []
-    choice = _effect_step(game, order, cards, fights, answers, draws, steals, trashed)
-    if choice is not None:
-        return choice
-    return _score_showdown(game, order, cards, fights, draws, steals, trashed)
+    effects = _each(cards, _EFFECT)
+    some = any(effects)  # some card has an effect (an effect is always true)
+    if some:
+        choice = _effect_step(game, order, cards, fights, effects, answers, draws, steals, trashed)
+        if choice is not None:
+            return choice
+    out = _score_showdown(game, order, cards, fights, trashed)
+    out.draws, out.steals = draws, steals
+    if some:
+        for seat, effect in enumerate(_each(cards, _EFFECT)):  # where the step left them
+            if effect is not None:
+                _gain(game, cards[seat], "after-scoring", draws, steals, seat)  # type: ignore[arg-type]
+    return out
+
+
+#: What ``_each`` reads of every card, and None for a seat without one: read in C by ``map``.
+_ID, _TYPE, _EFFECT, _NONE = repeat("id"), repeat("type"), repeat("effect"), repeat(None)
+
+
+def _each(cards: Sequence[GotchaCard | None], field: repeat[str]) -> list[Any]:
+    """A field (``_ID``, ``_TYPE`` or ``_EFFECT``) of each card, None where there is no card."""
+    return list(map(getattr, cards, field, _NONE))
+
+
+def _in_play(cards: Sequence[GotchaCard | None]) -> list[int]:
+    """The seats with a card (a card is always true), found in C."""
+    return list(compress(range(len(cards)), cards))
 
 
 def resolve_showdown(
@@ -703,58 +728,56 @@ def resolve_showdown(
         answers.append((yield step))
 
 
-def _seats_from(priority: int, plays: Sequence[GotchaCard | None]) -> int:
-    """The seats of a showdown; ValueError unless ``priority`` holds a card in play."""
-    if not 0 <= priority < len(plays) or plays[priority] is None:
-        raise ValueError("priority must be a seat with a card in play")
-    return len(plays)
-
-
 def _effect_step(
     game: GotchaCards,
     order: list[int],
     cards: list[GotchaCard | None],
     fights: list[FightType | Literal["item"] | None],
+    effects: list[Effect | None],
     answers: Sequence[Answer],
     draws: list[int],
     steals: list[int],
     trashed: list[GotchaCard],
 ) -> Choice | None:
-    """A Party turn's effect step on each seat's card and what it fights as (``cards`` and
-    ``fights``, changed in place: a swap trades both, a Hammer's victim leaves its seat empty
-    for ``trashed``, a Wildcard fights as the type named). Each card with an effect that acts
-    on reveal resolves in priority order, a swapped-in card that has not resolved yet right
-    after its swap; lucky cards and after-scoring effects do nothing here. The choices take
-    ``answers`` in order; the first choice beyond them is returned, None once the step is
-    done. See ``showdown_step``."""
+    """A Party turn's effect step on each seat's card, what it fights as and its effect still
+    to resolve (``cards``, ``fights`` and ``effects``, changed in place: a swap trades all
+    three, a Hammer's victim leaves its seat empty for ``trashed``, a Wildcard fights as the
+    type named, and a resolved effect is cleared). Each card's effect that acts on reveal
+    resolves in priority order, a swapped-in card that has not resolved yet right after its
+    swap; lucky cards and after-scoring effects do nothing here. The choices take ``answers``
+    in order; the first choice beyond them is returned, None once the step is done. See
+    ``showdown_step``."""
     timing = game.effect_timing
-    resolved = [False] * len(cards)  # by seat, traded with the cards
     pending = iter(answers)
     for seat in order:
-        card = cards[seat]
-        while card is not None and card.effect is not None and not resolved[seat]:
-            resolved[seat] = True
-            effect = card.effect
+        effect = effects[seat]
+        while effect is not None:
+            effects[seat] = None  # resolved
             kind = effect.kind
-            if timing.of(kind) != "reveal":
+            if getattr(timing, kind) != "reveal":  # EffectTiming.of, read in C
                 break
+            card = cards[seat]
+            assert card is not None
             if kind == "swap" and isinstance(effect, SwapEffect):
-                in_play = [s for s, c in enumerate(cards) if c is not None]
+                in_play = _in_play(cards)
                 target = party_swap_target(game, seat, effect.direction, in_play)
                 if target is None:
                     break
                 if target == "choose":
-                    options = tuple(s for s in in_play if s != seat)
+                    in_play.remove(seat)
+                    options = tuple(in_play)
                     target = next(pending, None)
                     if target is None:
                         return Choice(seat, "seat", options, card.id, _slots_view(cards))
                 t = int(target)
-                for row in (cards, fights, resolved):
+                for row in (cards, fights, effects):
                     row[seat], row[t] = row[t], row[seat]  # type: ignore[index]
-                card = cards[seat]  # the card that arrived resolves for its new holder
+                effect = effects[seat]  # the card that arrived resolves for its new holder
                 continue
             if kind == "smash":
-                options = tuple(s for s, c in enumerate(cards) if c is not None and s != seat)
+                others = _in_play(cards)
+                others.remove(seat)
+                options = tuple(others)
                 hit = options[0] if len(options) == 1 else None
                 if len(options) > 1:
                     hit = next(pending, None)
@@ -762,6 +785,7 @@ def _effect_step(
                         return Choice(seat, "seat", options, card.id, _slots_view(cards))
                 if hit is not None:
                     victim, cards[int(hit)], fights[int(hit)] = cards[int(hit)], None, None
+                    effects[int(hit)] = None  # its effect is lost
                     if victim is not None:
                         trashed.append(victim)
             elif kind == "wild":
@@ -781,26 +805,31 @@ def _score_showdown(
     order: list[int],
     cards: list[GotchaCard | None],
     fights: list[FightType | Literal["item"] | None],
-    draws: list[int],
-    steals: list[int],
     trashed: list[GotchaCard],
 ) -> ShowdownOutcome:
-    """A Party showdown after its effect step: the fight, the shares and the after-scoring
-    gains of the cards where the step left them (seed, Party "Game Flow"; clarifications
-    party-items, party-shares, party-shared-effects). See ``showdown_step``."""
+    """A Party showdown after its effect step: the fight and the shares (seed, Party "Game
+    Flow"; clarifications party-items, party-shares, party-shared-effects), the draws and
+    steals left to the caller. See ``showdown_step``."""
     n = len(cards)
-    taken: list[list[GotchaCard]] = [[] for _ in cards]
+    taken: list[list[GotchaCard]] = list(map(list, repeat((), n)))  # an empty list each, in C
     bonus = [0] * n
-    out = ShowdownOutcome(fights, [], taken, bonus, draws, steals, trashed)
-    if "item" in fights:  # party-items: an item that does not fight goes to the trash
-        trashed += [c for c, f in zip(cards, fights, strict=True) if f == "item"]
     best = _best(game, fights)
-    if best is None:
-        trashed += [cards[seat] for seat in order if fights[seat] not in _IDLE]  # type: ignore[misc]
-    else:
-        winners = out.winners = [seat for seat in order if fights[seat] == best]
-        beaten = [seat for seat in order if fights[seat] not in _IDLE and fights[seat] != best]
-        losing: list[GotchaCard] = [cards[seat] for seat in beaten]  # type: ignore[misc]
+    winners: list[int] = []
+    losing: list[GotchaCard] = []
+    items: list[int] = []
+    for seat in order:
+        fight = fights[seat]
+        if fight in _IDLE:  # no card, or an item
+            if fight is not None:
+                items.append(seat)
+        elif fight == best:
+            winners.append(seat)
+        else:
+            losing.append(cards[seat])  # type: ignore[arg-type]
+    if items:  # party-items: an item that does not fight goes to the trash, in seat order
+        items.sort()
+        trashed += map(cards.__getitem__, items)  # type: ignore[arg-type]
+    if winners:
         each = (len(winners) + len(losing)) // len(winners)
         shared = 0  # party-shared-effects: every winner also gets the losing lucky cards' bonus
         for card in losing:
@@ -812,12 +841,8 @@ def _score_showdown(
             taken[seat] = [own, *losing[: each - 1]]
             del losing[: each - 1]
             bonus[seat] = _bonus(game, own) + shared if own.effect is not None else shared
-        trashed += losing
-    for seat in order:
-        card = cards[seat]
-        if card is not None and card.effect is not None:
-            _gain(game, card, "after-scoring", draws, steals, seat)
-    return out
+    trashed += losing
+    return ShowdownOutcome(fights, winners, taken, bonus, [], [], trashed)
 
 
 @RULES.rule
