@@ -694,10 +694,9 @@ def showdown_step(
             return choice
     out = _score_showdown(game, order, cards, fights, trashed)
     out.draws, out.steals = draws, steals
-    if some:
-        for seat, effect in enumerate(_each(cards, _EFFECT)):  # where the step left them
-            if effect is not None:
-                _gain(game, cards[seat], "after-scoring", draws, steals, seat)  # type: ignore[arg-type]
+    if some:  # the cards with an effect, where the step left them
+        for seat in compress(range(n), _each(cards, _EFFECT)):
+            _gain(game, cards[seat], "after-scoring", draws, steals, seat)  # type: ignore[arg-type]
     return out
 
 
@@ -746,10 +745,14 @@ def _effect_step(
     resolves in priority order, a swapped-in card that has not resolved yet right after its
     swap; lucky cards and after-scoring effects do nothing here. The choices take ``answers``
     in order; the first choice beyond them is returned, None once the step is done. See
-    ``showdown_step``."""
+    ``showdown_step``.
+
+    Only the seats whose card has an effect are visited: a card that a swap moves has resolved
+    by the end of the swap (the swap card itself, and each card arriving in the swapper's
+    seat), so no unresolved effect ever arrives in another seat."""
     timing = game.effect_timing
     pending = iter(answers)
-    for seat in order:
+    for seat in compress(order, map(effects.__getitem__, order)):
         effect = effects[seat]
         while effect is not None:
             effects[seat] = None  # resolved
