@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, repeat, zip_longest
-from typing import Any, Literal
+from typing import Literal
 
 from gachapress.games.gotchacards.model import (
     BonusEffect,
@@ -91,7 +91,7 @@ def _lanes_view(
 
 
 def _slots_view(cards: Sequence[GotchaCard | None]) -> tuple[tuple[str | None, ...], ...]:
-    return (tuple(_each(cards, _ID)),)
+    return (tuple(map(getattr, cards, _ID, _NONE)),)
 
 
 def _gain(
@@ -676,37 +676,32 @@ def showdown_step(
 
     A plain function, run again from the start with each new answer (a turn asks few
     questions), so that a paused turn is only its answers; ``resolve_showdown`` is its
-    generator form. Each seat's type and effect are read in C (``_each``): the engine runs
-    this for most Party turns.
+    generator form. Each seat's type and effect are read in C (``map`` over ``getattr``): the
+    engine runs this for most Party turns.
     """
     n = len(plays)
     if not 0 <= priority < n or plays[priority] is None:
         raise ValueError("priority must be a seat with a card in play")
     order = clockwise(n, priority)
     cards = list(plays)
-    fights: list[FightType | Literal["item"] | None] = _each(cards, _TYPE)  # type: ignore[assignment]
+    fights: list[FightType | Literal["item"] | None] = list(map(getattr, cards, _TYPE, _NONE))
     draws, steals, trashed = [0] * n, [0] * n, []
-    effects = _each(cards, _EFFECT)
+    effects: list[Effect | None] = list(map(getattr, cards, _EFFECT, _NONE))
     some = any(effects)  # some card has an effect (an effect is always true)
     if some:
         choice = _effect_step(game, order, cards, fights, effects, answers, draws, steals, trashed)
         if choice is not None:
             return choice
-    out = _score_showdown(game, order, cards, fights, trashed)
-    out.draws, out.steals = draws, steals
-    if some:  # the cards with an effect, where the step left them
-        for seat in compress(range(n), _each(cards, _EFFECT)):
+    out = _score_showdown(game, order, cards, fights, draws, steals, trashed)
+    if some:  # the effects that did not act on reveal, where the step left them
+        for seat in compress(range(n), effects):
             _gain(game, cards[seat], "after-scoring", draws, steals, seat)  # type: ignore[arg-type]
     return out
 
 
-#: What ``_each`` reads of every card, and None for a seat without one: read in C by ``map``.
+#: ``map(getattr, cards, _TYPE, _NONE)``: each card's type, None for a seat without a card,
+#: read in C (likewise ids and effects).
 _ID, _TYPE, _EFFECT, _NONE = repeat("id"), repeat("type"), repeat("effect"), repeat(None)
-
-
-def _each(cards: Sequence[GotchaCard | None], field: repeat[str]) -> list[Any]:
-    """A field (``_ID``, ``_TYPE`` or ``_EFFECT``) of each card, None where there is no card."""
-    return list(map(getattr, cards, field, _NONE))
 
 
 def _in_play(cards: Sequence[GotchaCard | None]) -> list[int]:
@@ -738,14 +733,14 @@ def _effect_step(
     steals: list[int],
     trashed: list[GotchaCard],
 ) -> Choice | None:
-    """A Party turn's effect step on each seat's card, what it fights as and its effect still
-    to resolve (``cards``, ``fights`` and ``effects``, changed in place: a swap trades all
-    three, a Hammer's victim leaves its seat empty for ``trashed``, a Wildcard fights as the
-    type named, and a resolved effect is cleared). Each card's effect that acts on reveal
-    resolves in priority order, a swapped-in card that has not resolved yet right after its
-    swap; lucky cards and after-scoring effects do nothing here. The choices take ``answers``
-    in order; the first choice beyond them is returned, None once the step is done. See
-    ``showdown_step``.
+    """A Party turn's effect step on each seat's card, what it fights as and its effect (``cards``,
+    ``fights`` and ``effects``, changed in place: a swap trades all three, a Hammer's victim
+    leaves its seat empty for ``trashed``, a Wildcard fights as the type named, an effect that
+    has resolved is cleared and the others are left for after scoring). Each card's effect
+    that acts on reveal resolves in priority order, a swapped-in card that has not resolved
+    yet right after its swap; lucky cards and after-scoring effects do nothing here. The
+    choices take ``answers`` in order; the first choice beyond them is returned, None once the
+    step is done. See ``showdown_step``.
 
     Only the seats whose card has an effect are visited: a card that a swap moves has resolved
     by the end of the swap (the swap card itself, and each card arriving in the swapper's
@@ -755,10 +750,10 @@ def _effect_step(
     for seat in compress(order, map(effects.__getitem__, order)):
         effect = effects[seat]
         while effect is not None:
-            effects[seat] = None  # resolved
             kind = effect.kind
             if getattr(timing, kind) != "reveal":  # EffectTiming.of, read in C
-                break
+                break  # kept for after scoring
+            effects[seat] = None  # resolved
             card = cards[seat]
             assert card is not None
             if kind == "swap" and isinstance(effect, SwapEffect):
@@ -773,8 +768,9 @@ def _effect_step(
                     if target is None:
                         return Choice(seat, "seat", options, card.id, _slots_view(cards))
                 t = int(target)
-                for row in (cards, fights, effects):
-                    row[seat], row[t] = row[t], row[seat]  # type: ignore[index]
+                cards[seat], cards[t] = cards[t], card
+                fights[seat], fights[t] = fights[t], fights[seat]
+                effects[seat], effects[t] = effects[t], None  # the swap card's, resolved
                 effect = effects[seat]  # the card that arrived resolves for its new holder
                 continue
             if kind == "smash":
@@ -808,11 +804,13 @@ def _score_showdown(
     order: list[int],
     cards: list[GotchaCard | None],
     fights: list[FightType | Literal["item"] | None],
+    draws: list[int],
+    steals: list[int],
     trashed: list[GotchaCard],
 ) -> ShowdownOutcome:
     """A Party showdown after its effect step: the fight and the shares (seed, Party "Game
-    Flow"; clarifications party-items, party-shares, party-shared-effects), the draws and
-    steals left to the caller. See ``showdown_step``."""
+    Flow"; clarifications party-items, party-shares, party-shared-effects), with the draws and
+    steals so far. See ``showdown_step``."""
     n = len(cards)
     taken: list[list[GotchaCard]] = list(map(list, repeat((), n)))  # an empty list each, in C
     bonus = [0] * n
@@ -845,7 +843,7 @@ def _score_showdown(
             del losing[: each - 1]
             bonus[seat] = _bonus(game, own) + shared if own.effect is not None else shared
     trashed += losing
-    return ShowdownOutcome(fights, winners, taken, bonus, [], [], trashed)
+    return ShowdownOutcome(fights, winners, taken, bonus, draws, steals, trashed)
 
 
 @RULES.rule
