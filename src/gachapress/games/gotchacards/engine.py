@@ -451,7 +451,7 @@ class GotchaState(PhasedState):
         stand-ins of a Party showdown, is the seat that played it)."""
         taken = out.taken
         any_gain, any_bonus = any(out.draws) or any(out.steals), any(out.bonus)
-        gains = [(seat, tuple(map(_ID, cards))) for seat in self._order() if (cards := taken[seat])]
+        gains = [(seat, tuple(map(_ID, taken[seat]))) for seat in self._takers(out)]
         return Plan(
             tuple(gains),
             list(map(len, taken)),
@@ -491,6 +491,10 @@ class GotchaState(PhasedState):
 
     def _fights(self, out: Any) -> Any:
         raise NotImplementedError
+
+    def _takers(self, out: Any) -> list[int]:
+        """The seats that take cards from a resolver's outcome, in effect-priority order."""
+        return [seat for seat in self._order() if out.taken[seat]]
 
     def _order(self) -> list[int]:
         """Seats in effect-priority order."""
@@ -1196,12 +1200,13 @@ class PartyState(GotchaState):
             self._carry_out(step)
             return
         plays = self.plays
+        (row,) = step.view  # a Party view is one row: each seat's card
         self.choice = rules.Choice(
             step.player,
             step.kind,
             step.options,
             plays[step.card],
-            tuple(tuple(None if s is None else plays[s] for s in row) for row in step.view),
+            (tuple([None if s is None else plays[s] for s in row]),),
         )
         self.phase, self.turn = EFFECT, step.player
 
@@ -1232,6 +1237,9 @@ class PartyState(GotchaState):
 
     def _fights(self, out: Any) -> list[str | None]:
         return out.fights
+
+    def _takers(self, out: Any) -> list[int]:
+        return out.winners  # a showdown's winners, in priority order, are those who take cards
 
     def _order(self) -> list[int]:
         return self.rotations[self.priority]
