@@ -639,20 +639,21 @@ def party_swap_target(
 
 @dataclass(slots=True)
 class ShowdownOutcome:
-    """What a Party turn's resolution did, seat by seat; slotted, as one is made every turn."""
+    """What a Party turn's resolution did, seat by seat; slotted, and every field given (no
+    default factories to test for), as one is made every turn."""
 
     fights: list[FightType | Literal["item"] | None]
     """What each seat's card fought as after the effect step (None: no card)."""
-    winners: list[int] = field(default_factory=list)
+    winners: list[int]
     """The seats that win, in effect-priority order."""
-    taken: list[list[GotchaCard]] = field(default_factory=list)
+    taken: list[list[GotchaCard]]
     """Cards each seat collects into its victory pile."""
-    bonus: list[int] = field(default_factory=list)
+    bonus: list[int]
     """Cards each seat also takes from the top of the deck (lucky cards)."""
-    draws: list[int] = field(default_factory=list)
-    steals: list[int] = field(default_factory=list)
+    draws: list[int]
+    steals: list[int]
     """Cards each seat's Magnets take (the holder picks the player when there is a choice)."""
-    trashed: list[GotchaCard] = field(default_factory=list)
+    trashed: list[GotchaCard]
 
 
 def clockwise(players: int, first: int) -> list[int]:
