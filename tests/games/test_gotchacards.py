@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from gachapress.checks import run_checks
 from gachapress.data.load import load_rules
+from gachapress.engine import load_game
 from gachapress.games.gotchacards import rules
 from gachapress.games.gotchacards.model import GotchaCard, GotchaCards
 
@@ -310,6 +311,14 @@ def test_showdowns_resolve_as_pinned() -> None:
         for priority in [seat for seat, c in enumerate(board) if c is not None]:
             digest.update(repr(_every_showdown_way(board, priority)).encode())
     assert digest.hexdigest() == "969b5c79838370b003a291f89314f7a97ff47aa991b5790bdeff1c8452c9e493"
+
+
+def test_every_card_and_effect_is_true() -> None:
+    """``showdown_step`` finds the seats with a card or an effect by truth (``any``,
+    ``compress``): no card or effect may ever be false, the model's nor the engine's."""
+    engine_cards = load_game("gotchacards").new_game(2, 0, "party").tables.by_id.values()
+    for c in [*FACES, *engine_cards]:
+        assert c and (c.effect is None or c.effect)
 
 
 def test_the_showdown_resolver_is_the_plain_step_answered() -> None:
