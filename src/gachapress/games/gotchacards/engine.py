@@ -9,10 +9,10 @@ together. A card's effect that needs a decision (a Hammer's target, a Wildcard's
 Swap Across's or Magnet's player) pauses the turn until its holder answers; the turn is
 resolved again from the answers given so far (a Competitive turn by the pausing resolver
 ``rules.resolve_field``, a Party turn by the plain function ``rules.showdown_step``), so the
-state holds only plain data. What a resolver decides becomes a ``Plan``,
-carried out step by step; a Party game remembers each showdown's steps by the classes of the
-cards played, in seat terms (``PartyState._resolve``), so that turns alike but for the ids of
-their plain fighters are worked out once per load.
+state holds only plain data. What a resolver decides becomes a ``Plan``, carried out step by
+step; a Party game remembers each showdown's steps by the classes of the cards played, in seat
+terms (``PartyState._resolve``), so that turns alike but for the ids of their plain fighters
+are worked out once per load.
 """
 
 from __future__ import annotations

@@ -579,6 +579,7 @@ def _best(game: GotchaCards, fights: Sequence[CardType | FightType | None]) -> F
 
 
 def _winners(game: GotchaCards, plays: Sequence[CardType | FightType | None]) -> list[int]:
+    """The seats whose type wins (``_best``), in seat order."""
     best = _best(game, plays)
     return [] if best is None else [seat for seat, t in enumerate(plays) if t == best]
 
