@@ -1228,12 +1228,13 @@ class PartyState(GotchaState):
 
     def _put_away(self, plan: Plan) -> None:
         """A Party plan names each card by the seat that played it: here they become the
-        cards actually played."""
+        cards actually played; then the table is cleared."""
         card, piles = self.plays.__getitem__, self.piles
         for seat, played in plan.gains:
             piles[seat] += map(card, played)
         self.trash += map(card, plan.trashed)
-        self._clear_play()
+        self.plays = [None] * self.players
+        self.revealed = False
 
     def _fights(self, out: Any) -> list[str | None]:
         return out.fights
@@ -1243,10 +1244,6 @@ class PartyState(GotchaState):
 
     def _order(self) -> list[int]:
         return self.rotations[self.priority]
-
-    def _clear_play(self) -> None:
-        self.plays = [None] * self.players
-        self.revealed = False
 
     def _turn_over(self) -> None:
         model = self.model
