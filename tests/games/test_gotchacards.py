@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import random
 from collections import Counter
 from collections.abc import Generator
 from typing import Any
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 
 from gachapress.checks import run_checks
 from gachapress.data.load import load_rules
+from gachapress.engine import load_game
 from gachapress.games.gotchacards import rules
 from gachapress.games.gotchacards.model import GotchaCard, GotchaCards
 
@@ -265,6 +268,73 @@ def test_showdown_conserves_cards(plays: list[GotchaCard], priority: int, pick: 
     assert ended == Counter(c.id for c in plays)
     for seat, taken in enumerate(out.taken):
         assert (seat in out.winners) == bool(taken)
+
+
+def _every_showdown_way(plays: list[GotchaCard | None], priority: int) -> list[tuple[Any, ...]]:
+    """Every way the showdown of ``plays`` can go, each answer to each choice tried: the
+    answers, the choices asked on the way (views included) and the outcome, by card ids."""
+    ways, pending = [], [[]]
+    while pending:
+        answers = pending.pop()
+        step = rules.showdown_step(MODEL, priority, plays, answers)
+        if isinstance(step, rules.Choice):
+            pending += [[*answers, option] for option in step.options]
+            continue
+        asked = [
+            rules.showdown_step(MODEL, priority, plays, answers[:k]) for k in range(len(answers))
+        ]
+        ways.append(
+            (
+                answers,
+                [(c.player, c.kind, c.options, c.card, c.view) for c in asked],  # type: ignore[union-attr]
+                step.fights,
+                step.winners,
+                [[c.id for c in taken] for taken in step.taken],
+                [c.id for c in step.trashed],
+                step.bonus,
+                step.draws,
+                step.steals,
+            )
+        )
+    return ways
+
+
+def test_showdowns_resolve_as_pinned() -> None:
+    """Every way 3000 seeded random Party boards of two to four seats (cards with effects
+    often, empty seats too) resolve from each priority, hashed. The digest was taken from the
+    generator resolver over ``Piece`` objects that ``showdown_step`` replaced: the plain
+    function must ask and decide exactly as it did (do not regenerate it)."""
+    rng = random.Random(16)
+    digest = hashlib.sha256()
+    for _ in range(3000):
+        board = [rng.choice([*FACES, *FACES, None]) for _ in range(rng.randint(2, 4))]
+        for priority in [seat for seat, c in enumerate(board) if c is not None]:
+            digest.update(repr(_every_showdown_way(board, priority)).encode())
+    assert digest.hexdigest() == "969b5c79838370b003a291f89314f7a97ff47aa991b5790bdeff1c8452c9e493"
+
+
+def test_every_card_and_effect_is_true() -> None:
+    """``showdown_step`` finds the seats with a card or an effect by truth (``any``,
+    ``compress``): no card or effect may ever be false, the model's nor the engine's."""
+    engine_cards = load_game("gotchacards").new_game(2, 0, "party").tables.by_id.values()
+    for c in [*FACES, *engine_cards]:
+        assert c and (c.effect is None or c.effect)
+
+
+def test_the_showdown_resolver_is_the_plain_step_answered() -> None:
+    """``resolve_showdown`` yields the choices ``showdown_step`` asks with the answers so far,
+    and returns its outcome."""
+    plays = [card("hammer"), card("wildcard"), card("rock-1"), card("swap-across")]
+    resolver = rules.resolve_showdown(MODEL, 3, plays)
+    answers: list[rules.Answer] = []
+    choice = next(resolver)
+    with pytest.raises(StopIteration) as done:
+        while True:
+            assert choice == rules.showdown_step(MODEL, 3, plays, answers)
+            answers.append(choice.options[-1])
+            choice = resolver.send(answers[-1])
+    assert len(answers) >= 2
+    assert done.value.value == rules.showdown_step(MODEL, 3, plays, answers)
 
 
 # ------------------------------------------------------------------------------ Party

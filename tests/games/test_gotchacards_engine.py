@@ -958,32 +958,6 @@ def test_hand_sizes_and_whole_victory_piles_are_public() -> None:
     assert duel.observation(1)["hand_sizes"] == [2, 1]
 
 
-def test_a_turn_of_cards_without_effects_skips_the_generator_and_resolves_alike(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A Party turn whose cards have no effect goes straight to the plain rule function
-    ``showdown_without_effects``, which decides as ``resolve_showdown`` does."""
-    rules = engine_module.rules
-    tables = GAME.new_game(3, 0, "party").tables
-    plain = [c for i, c in tables.by_id.items() if i in tables.plain and c.effect is None]
-    for priority in range(3):
-        for plays in ([plain[0], plain[3], plain[6]], [plain[1], None, plain[2]]):
-            if plays[priority] is None:
-                continue
-            fast = rules.showdown_without_effects(GAME.model, priority, plays)
-            assert fast == rules.answer_all(rules.resolve_showdown(GAME.model, priority, plays), [])
-    generators = []
-    original = rules.resolve_showdown
-    monkeypatch.setattr(
-        engine_module.rules, "resolve_showdown", lambda *a: generators.append(a) or original(*a)
-    )
-    monkeypatch.setattr(engine_module, "SHOWDOWN_MEMO", 0)
-    state, _ = play_game(load_game("gotchacards"), 2, 5, "party")
-    reveals = [e["plays"] for e in state.log if e.get("event") == "reveal"]
-    with_effects = [p for p in reveals if not all(map(tables.plain.__contains__, p))]
-    assert len(generators) == len(with_effects) < len(reveals)
-
-
 # ------------------------------------------------------------------------------ classes of cards
 
 

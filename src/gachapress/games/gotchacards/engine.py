@@ -6,12 +6,13 @@ The state machine only sequences the game; every rule it applies is a rule funct
 from the model. Face-down play is a hidden commitment: the players place their cards one at a
 time in turn order, nobody else's observation shows them (only how many), and they are revealed
 together. A card's effect that needs a decision (a Hammer's target, a Wildcard's type, a Party
-Swap Across's or Magnet's player) pauses the turn until its holder answers; the pausing
-resolvers are ``rules.resolve_field`` and ``rules.resolve_showdown``, re-run from the answers
-given so far, so the state holds only plain data. What a resolver decides becomes a ``Plan``,
-carried out step by step; a Party game remembers each showdown's steps by the classes of the
-cards played, in seat terms (``PartyState._resolve``), so that turns alike but for the ids of
-their plain fighters are worked out once per load.
+Swap Across's or Magnet's player) pauses the turn until its holder answers; the turn is
+resolved again from the answers given so far (a Competitive turn by the pausing resolver
+``rules.resolve_field``, a Party turn by the plain function ``rules.showdown_step``), so the
+state holds only plain data. What a resolver decides becomes a ``Plan``, carried out step by
+step; a Party game remembers each showdown's steps by the classes of the cards played, in seat
+terms (``PartyState._resolve``), so that turns alike but for the ids of their plain fighters
+are worked out once per load.
 """
 
 from __future__ import annotations
@@ -116,10 +117,6 @@ class _Tables:
         self.model = model
         self.per_card = model.points_per_card
         self.by_id = {c.id: Card(c.id, c.type, c.effect) for c in model.decks.main.cards}
-        self.plain: frozenset[str | None] = frozenset(
-            [None, *(i for i, c in self.by_id.items() if c.effect is None)]
-        )
-        """The ids of the cards without an effect, and None (a Party seat without a card)."""
         self.deck: dict[bool, list[str]] = {}
         self.ordered: dict[bool, list[str]] = {}
         for beginner in (False, True):
@@ -452,9 +449,9 @@ class GotchaState(PhasedState):
     def _plan(self, out: Any) -> Plan:
         """A resolver's outcome as a ``Plan``: every card by its ``id`` (which, for the
         stand-ins of a Party showdown, is the seat that played it)."""
-        taken = [tuple(map(_ID, cards)) for cards in out.taken]
+        taken = out.taken
         any_gain, any_bonus = any(out.draws) or any(out.steals), any(out.bonus)
-        gains = [(seat, cards) for seat in self._order() if (cards := taken[seat])]
+        gains = [(seat, tuple(map(_ID, taken[seat]))) for seat in self._takers(out)]
         return Plan(
             tuple(gains),
             list(map(len, taken)),
@@ -494,6 +491,10 @@ class GotchaState(PhasedState):
 
     def _fights(self, out: Any) -> Any:
         raise NotImplementedError
+
+    def _takers(self, out: Any) -> list[int]:
+        """The seats that take cards from a resolver's outcome, in effect-priority order."""
+        return [seat for seat in self._order() if out.taken[seat]]
 
     def _order(self) -> list[int]:
         """Seats in effect-priority order."""
@@ -1194,39 +1195,32 @@ class PartyState(GotchaState):
         step = tables.showdowns.get(key)
         if step is None:
             step = self._work_out(key)
-        else:
-            self.running = None  # a remembered step: the paused resolver has nothing to add
         if type(step) is Plan:
             self.choice = None
             self._carry_out(step)
             return
         plays = self.plays
+        (row,) = step.view  # a Party view is one row: each seat's card
         self.choice = rules.Choice(
             step.player,
             step.kind,
             step.options,
             plays[step.card],
-            tuple(tuple(None if s is None else plays[s] for s in row) for row in step.view),
+            (tuple([None if s is None else plays[s] for s in row]),),
         )
         self.phase, self.turn = EFFECT, step.player
 
     def _work_out(self, key: tuple[Any, ...]) -> Plan | rules.Choice:
-        """Run the showdown's rule function on the stand-ins of the cards played (``_Tables``'s
-        ``stand_ins``: each card's class, with the seat that played it for its id), so that its
-        choice or plan reads in seats; remember it under ``key``, up to ``SHOWDOWN_MEMO`` steps
-        per game loaded. Cards without an effect (most turns) skip the generator."""
-        tables, model, priority = self.tables, self.model, self.priority
+        """Run the showdown's rule function with the answers so far on the stand-ins of the
+        cards played (``_Tables``'s ``stand_ins``: each card's class, with the seat that played
+        it for its id), so that its choice or plan reads in seats; remember it under ``key``,
+        up to ``SHOWDOWN_MEMO`` steps per game loaded."""
+        tables = self.tables
         kinds = key[2 : 2 + self.players]
         cards = list(map(tables.stand_ins.__getitem__, enumerate(kinds)))
-        step: Plan | rules.Choice
-        if all(map(tables.plain.__contains__, kinds)):  # nothing to ask: no generator
-            self.running = None
-            step = self._plan(rules.showdown_without_effects(model, priority, cards))
-        else:
-            choice, outcome = self._next_step(
-                lambda: rules.resolve_showdown(model, priority, cards)
-            )
-            step = self._plan(outcome) if choice is None else choice
+        step = rules.showdown_step(self.model, self.priority, cards, self.answers)
+        if type(step) is not rules.Choice:
+            step = self._plan(step)
         showdowns = tables.showdowns
         if len(showdowns) < SHOWDOWN_MEMO:
             showdowns[key] = step
@@ -1234,22 +1228,22 @@ class PartyState(GotchaState):
 
     def _put_away(self, plan: Plan) -> None:
         """A Party plan names each card by the seat that played it: here they become the
-        cards actually played."""
+        cards actually played; then the table is cleared."""
         card, piles = self.plays.__getitem__, self.piles
         for seat, played in plan.gains:
             piles[seat] += map(card, played)
         self.trash += map(card, plan.trashed)
-        self._clear_play()
+        self.plays = [None] * self.players
+        self.revealed = False
 
     def _fights(self, out: Any) -> list[str | None]:
         return out.fights
 
+    def _takers(self, out: Any) -> list[int]:
+        return out.winners  # a showdown's winners, in priority order, are those who take cards
+
     def _order(self) -> list[int]:
         return self.rotations[self.priority]
-
-    def _clear_play(self) -> None:
-        self.plays = [None] * self.players
-        self.revealed = False
 
     def _turn_over(self) -> None:
         model = self.model

@@ -1,23 +1,26 @@
 """GotchaCards' rule functions: pure, small, and each tied to the seed rule it implements.
 
 Two resolvers do the heavy lifting and are shared with the engine: ``resolve_field`` (a
-Competitive turn: the effect step, the lanes, the after-scoring effects) and
-``resolve_showdown`` (a Party turn). Both are generators that yield a ``Choice`` whenever a
-card's holder must decide something (a Hammer's target, a Wildcard's type, a Party Swap Across's
-player) and receive the answer; ``answer_all`` drives one from a list of answers.
+Competitive turn: the effect step, the lanes, the after-scoring effects) and ``showdown_step``
+(a Party turn). Each stops at a ``Choice`` whenever a card's holder must decide something (a
+Hammer's target, a Wildcard's type, a Party Swap Across's player): ``resolve_field`` is a
+generator that yields it and receives the answer; ``showdown_step`` is a plain function that
+takes the answers so far and returns the next choice or the outcome (``resolve_showdown`` is
+its generator form). ``answer_all`` drives a generator from a list of answers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
-from itertools import zip_longest
+from itertools import compress, repeat, zip_longest
 from typing import Literal
 
 from gachapress.games.gotchacards.model import (
     BonusEffect,
     CardType,
     Direction,
+    Effect,
     EffectKind,
     FightType,
     GotchaCard,
@@ -53,25 +56,7 @@ def fight_types(game: GotchaCards) -> list[FightType]:
     return list(game.beats)
 
 
-# ------------------------------------------------------------------------------ pieces in play
-
-
-class Piece:
-    """A card in play in a Party turn's effect step: whether its effect has resolved, and the
-    type it fights as: the card's type, None for an item (clarification party-items), or the
-    type a Wildcard names (clarification wildcard-type) once it resolves. (A Competitive field
-    keeps these by position instead: see ``resolve_field``.)
-    """
-
-    __slots__ = ("card", "fight", "resolved")
-
-    def __init__(self, card: GotchaCard) -> None:
-        self.card = card
-        self.resolved = False
-        self.fight: FightType | None = None if card.type == "item" else card.type  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"Piece({self.card.id}, fight={self.fight}, resolved={self.resolved})"
+# ------------------------------------------------------------------------------ cards in play
 
 
 def _bonus(game: GotchaCards, card: GotchaCard) -> int:
@@ -105,8 +90,8 @@ def _lanes_view(
     return tuple(tuple(None if c is None else c.id for c in side) for side in lanes)
 
 
-def _slots_view(slots: Sequence[Piece | None]) -> tuple[tuple[str | None, ...], ...]:
-    return (tuple(None if p is None else p.card.id for p in slots),)
+def _slots_view(cards: Sequence[GotchaCard | None]) -> tuple[tuple[str | None, ...], ...]:
+    return (tuple(map(getattr, cards, _ID, _NONE)),)
 
 
 def _gain(
@@ -579,17 +564,24 @@ def party_deal(game: GotchaCards, players: int) -> int:
     return game.party.deal[players]
 
 
-def _winners(game: GotchaCards, plays: Sequence[CardType | FightType | None]) -> list[int]:
-    kinds = set(plays) - _IDLE  # the types that fight
+def _best(game: GotchaCards, fights: Sequence[CardType | FightType | None]) -> FightType | None:
+    """The type that wins a Party showdown of ``fights`` (the seats' types), None when every
+    card goes to the trash (see ``party_winners``)."""
+    kinds = set(fights) - _IDLE  # the types that fight
     if len(kinds) == 1:
         (kind,) = kinds
         # unopposed (clarification party-items), else all the same type: no clear winner
-        return [plays.index(kind)] if plays.count(kind) == 1 else []
+        return kind if fights.count(kind) == 1 else None  # type: ignore[return-value]
     if len(kinds) != 2:
-        return []  # nobody fights, or all three types: no clear winner
+        return None  # nobody fights, or all three types: no clear winner
     a, b = sorted(kinds)
-    best = a if beats(game, a, b) else b  # type: ignore[arg-type]
-    return [seat for seat, t in enumerate(plays) if t == best]
+    return a if beats(game, a, b) else b  # type: ignore[arg-type,return-value]
+
+
+def _winners(game: GotchaCards, plays: Sequence[CardType | FightType | None]) -> list[int]:
+    """The seats whose type wins (``_best``), in seat order."""
+    best = _best(game, plays)
+    return [] if best is None else [seat for seat, t in enumerate(plays) if t == best]
 
 
 @RULES.rule
@@ -637,186 +629,223 @@ def party_swap_target(
     seats = sorted(set(in_play))
     if seat not in seats:
         raise ValueError(f"seat {seat} has no card in play")
-    others = [s for s in seats if s != seat]
-    if not others:
-        return None
-    if direction == "across":
-        return others[0] if len(others) == 1 else "choose"
+    if len(seats) == 1:
+        return None  # nobody else has a card
     at = seats.index(seat)
+    if direction == "across":
+        return seats[1 - at] if len(seats) == 2 else "choose"  # the only other, else a choice
     step = 1 if direction == "left" else -1
     return seats[(at + step) % len(seats)]
 
 
-@dataclass
+@dataclass(slots=True)
 class ShowdownOutcome:
-    """What a Party turn's resolution did, seat by seat."""
+    """What a Party turn's resolution did, seat by seat; slotted, and every field given (no
+    default factories to test for), as one is made every turn."""
 
     fights: list[FightType | Literal["item"] | None]
     """What each seat's card fought as after the effect step (None: no card)."""
-    winners: list[int] = field(default_factory=list)
-    taken: list[list[GotchaCard]] = field(default_factory=list)
+    winners: list[int]
+    """The seats that win, in effect-priority order."""
+    taken: list[list[GotchaCard]]
     """Cards each seat collects into its victory pile."""
-    bonus: list[int] = field(default_factory=list)
+    bonus: list[int]
     """Cards each seat also takes from the top of the deck (lucky cards)."""
-    draws: list[int] = field(default_factory=list)
-    steals: list[int] = field(default_factory=list)
+    draws: list[int]
+    steals: list[int]
     """Cards each seat's Magnets take (the holder picks the player when there is a choice)."""
-    trashed: list[GotchaCard] = field(default_factory=list)
+    trashed: list[GotchaCard]
 
 
 def clockwise(players: int, first: int) -> list[int]:
     """Every seat clockwise from ``first`` (effect priority order)."""
-    return [(first + k) % players for k in range(players)]
+    return [*range(first, players), *range(first)]
+
+
+def showdown_step(
+    game: GotchaCards,
+    priority: int,
+    plays: Sequence[GotchaCard | None],
+    answers: Sequence[Answer] = (),
+) -> Choice | ShowdownOutcome:
+    """Resolve a Party turn once every card is revealed, given the holders' ``answers`` so far
+    in the order they were asked: the next ``Choice`` to ask, or the outcome once every choice
+    is answered. ``plays`` has one entry per seat (None for a seat without a card this turn).
+
+    Seed, Party "Setting Up" (effects from Player 1 clockwise; swaps; a swapped unresolved card
+    resolves after the swap) and "Game Flow" (the three outcomes); clarifications party-items,
+    party-shares, party-shared-effects, party-swap-targets, swap-chain, effect-holder.
+
+    A plain function, run again from the start with each new answer (a turn asks few
+    questions), so that a paused turn is only its answers; ``resolve_showdown`` is its
+    generator form. Each seat's type and effect are read in C (``map`` over ``getattr``): the
+    engine runs this for most Party turns.
+    """
+    n = len(plays)
+    if not 0 <= priority < n or plays[priority] is None:
+        raise ValueError("priority must be a seat with a card in play")
+    order = clockwise(n, priority)
+    cards = list(plays)
+    fights: list[FightType | Literal["item"] | None] = list(map(getattr, cards, _TYPE, _NONE))
+    draws, steals, trashed = [0] * n, [0] * n, []
+    effects: list[Effect | None] = list(map(getattr, cards, _EFFECT, _NONE))
+    some = any(effects)  # some card has an effect (an effect is always true)
+    if some:
+        choice = _effect_step(game, order, cards, fights, effects, answers, draws, steals, trashed)
+        if choice is not None:
+            return choice
+    out = _score_showdown(game, order, cards, fights, draws, steals, trashed)
+    if some:  # the effects that did not act on reveal, where the step left them
+        for seat in compress(range(n), effects):
+            _gain(game, cards[seat], "after-scoring", draws, steals, seat)  # type: ignore[arg-type]
+    return out
+
+
+#: ``map(getattr, cards, _TYPE, _NONE)``: each card's type, None for a seat without a card,
+#: read in C (likewise ids and effects).
+_ID, _TYPE, _EFFECT, _NONE = repeat("id"), repeat("type"), repeat("effect"), repeat(None)
+
+
+def _in_play(cards: Sequence[GotchaCard | None]) -> list[int]:
+    """The seats with a card (a card is always true), found in C."""
+    return list(compress(range(len(cards)), cards))
 
 
 def resolve_showdown(
     game: GotchaCards, priority: int, plays: Sequence[GotchaCard | None]
 ) -> Generator[Choice, Answer, ShowdownOutcome]:
-    """Resolve a Party turn once every card is revealed; ``plays`` has one entry per seat (None
-    for a seat without a card this turn).
-
-    Seed, Party "Setting Up" (effects from Player 1 clockwise; swaps; a swapped unresolved card
-    resolves after the swap) and "Game Flow" (the three outcomes); clarifications party-items,
-    party-shares, party-shared-effects, party-swap-targets, swap-chain, effect-holder.
-    """
-    n = _seats_from(priority, plays)
-    if not any(c is not None and c.effect is not None for c in plays):
-        return showdown_without_effects(game, priority, plays)
-    order = clockwise(n, priority)
-    draws, steals = [0] * n, [0] * n
-    trashed: list[GotchaCard] = []
-    slots = yield from _effect_step(game, order, plays, draws, steals, trashed)
-    cards = [None if p is None else p.card for p in slots]
-    fights: list[FightType | Literal["item"] | None]
-    fights = [None if p is None else (p.fight or "item") for p in slots]
-    after = [
-        (seat, card)
-        for seat in order
-        if (card := cards[seat]) is not None and card.effect is not None
-    ]
-    return _score_showdown(game, order, cards, fights, draws, steals, trashed, after)
-
-
-def showdown_without_effects(
-    game: GotchaCards, priority: int, plays: Sequence[GotchaCard | None]
-) -> ShowdownOutcome:
-    """``resolve_showdown`` of cards none of which has an effect: nothing changes before the
-    fight and nobody is asked anything, so it is a plain function (the engine calls it directly
-    for such turns, most of a Party game's, without the generator's protocol). Seed, Party
-    "Game Flow" (the three outcomes); clarifications party-items, party-shares."""
-    n = _seats_from(priority, plays)
-    fights: list[FightType | Literal["item"] | None]
-    fights = [None if c is None else c.type for c in plays]
-    zeros = [0] * n
-    return _score_showdown(game, clockwise(n, priority), plays, fights, zeros, zeros[:], [], [])
-
-
-def _seats_from(priority: int, plays: Sequence[GotchaCard | None]) -> int:
-    """The seats of a showdown; ValueError unless ``priority`` holds a card in play."""
-    if not 0 <= priority < len(plays) or plays[priority] is None:
-        raise ValueError("priority must be a seat with a card in play")
-    return len(plays)
-
-
-def _score_showdown(
-    game: GotchaCards,
-    order: list[int],
-    cards: Sequence[GotchaCard | None],
-    fights: list[FightType | Literal["item"] | None],
-    draws: list[int],
-    steals: list[int],
-    trashed: list[GotchaCard],
-    after: list[tuple[int, GotchaCard]],
-) -> ShowdownOutcome:
-    """A Party showdown after its effect step: the fight, the shares and the after-scoring
-    gains of the cards ``after`` (seed, Party "Game Flow"; clarifications party-items,
-    party-shares, party-shared-effects). See ``resolve_showdown``."""
-    n = len(cards)
-    out = ShowdownOutcome(fights, [], [[] for _ in cards], [0] * n, draws, steals, trashed)
-    won = _winners(game, fights)
-    if "item" in fights:  # party-items
-        trashed += [c for c, f in zip(cards, fights, strict=True) if f == "item"]
-    fighting = [seat for seat in order if fights[seat] not in _IDLE]
-    if not won:
-        trashed += [cards[seat] for seat in fighting]
-    else:
-        out.winners = [seat for seat in fighting if seat in won]
-        losing = [cards[seat] for seat in fighting if seat not in won]
-        each = (len(won) + len(losing)) // len(won)
-        # party-shared-effects: every winner also gets the losing lucky cards' bonus
-        shared = sum(_bonus(game, c) for c in losing if c.effect is not None)  # type: ignore[union-attr]
-        for seat in out.winners:
-            own = cards[seat]
-            assert own is not None
-            out.taken[seat] = [own, *losing[: each - 1]]
-            del losing[: each - 1]
-            out.bonus[seat] = _bonus(game, own) + shared if own.effect is not None else shared
-        trashed += losing
-    for seat, card in after:
-        _gain(game, card, "after-scoring", draws, steals, seat)
-    return out
+    """``showdown_step`` as a resolver: it yields each choice and receives the answer (see
+    ``answer_all``)."""
+    answers: list[Answer] = []
+    while True:
+        step = showdown_step(game, priority, plays, answers)
+        if not isinstance(step, Choice):
+            return step
+        answers.append((yield step))
 
 
 def _effect_step(
     game: GotchaCards,
     order: list[int],
-    plays: Sequence[GotchaCard | None],
+    cards: list[GotchaCard | None],
+    fights: list[FightType | Literal["item"] | None],
+    effects: list[Effect | None],
+    answers: Sequence[Answer],
     draws: list[int],
     steals: list[int],
     trashed: list[GotchaCard],
-) -> Generator[Choice, Answer, list[Piece | None]]:
-    """A Party turn's effect step: each card with an effect resolves in priority order, a
-    swapped-in card that has not resolved yet right after its swap; returns each seat's card
-    after the step (None where a Hammer struck: the victim joins ``trashed``). See
-    ``resolve_showdown``."""
-    slots: list[Piece | None] = [None if c is None else Piece(c) for c in plays]
+) -> Choice | None:
+    """A Party turn's effect step on each seat's card, what it fights as and its effect (``cards``,
+    ``fights`` and ``effects``, changed in place: a swap trades all three, a Hammer's victim
+    leaves its seat empty for ``trashed``, a Wildcard fights as the type named, an effect that
+    has resolved is cleared and the others are left for after scoring). Each card's effect
+    that acts on reveal resolves in priority order, a swapped-in card that has not resolved
+    yet right after its swap; lucky cards and after-scoring effects do nothing here. The
+    choices take ``answers`` in order; the first choice beyond them is returned, None once the
+    step is done. See ``showdown_step``.
 
-    def in_play() -> list[int]:
-        return [s for s in range(len(slots)) if slots[s] is not None]
+    Only the seats whose card has an effect are visited: a card that a swap moves has resolved
+    by the end of the swap (the swap card itself, and each card arriving in the swapper's
+    seat), so no unresolved effect ever arrives in another seat."""
+    timing = game.effect_timing
+    pending = iter(answers)
+    for seat in compress(order, map(effects.__getitem__, order)):
+        effect = effects[seat]
+        while effect is not None:
+            kind = effect.kind
+            if getattr(timing, kind) != "reveal":  # EffectTiming.of, read in C
+                break  # kept for after scoring
+            effects[seat] = None  # resolved
+            card = cards[seat]
+            assert card is not None
+            if kind == "swap" and isinstance(effect, SwapEffect):
+                in_play = _in_play(cards)
+                target = party_swap_target(game, seat, effect.direction, in_play)
+                if target is None:
+                    break
+                if target == "choose":
+                    in_play.remove(seat)
+                    options = tuple(in_play)
+                    target = next(pending, None)
+                    if target is None:
+                        return Choice(seat, "seat", options, card.id, _slots_view(cards))
+                t = int(target)
+                cards[seat], cards[t] = cards[t], card
+                fights[seat], fights[t] = fights[t], fights[seat]
+                effects[seat], effects[t] = effects[t], None  # the swap card's, resolved
+                effect = effects[seat]  # the card that arrived resolves for its new holder
+                continue
+            if kind == "smash":
+                others = _in_play(cards)
+                others.remove(seat)
+                options = tuple(others)
+                hit = options[0] if len(options) == 1 else None
+                if len(options) > 1:
+                    hit = next(pending, None)
+                    if hit is None:
+                        return Choice(seat, "seat", options, card.id, _slots_view(cards))
+                if hit is not None:
+                    victim, cards[int(hit)], fights[int(hit)] = cards[int(hit)], None, None
+                    effects[int(hit)] = None  # its effect is lost
+                    if victim is not None:
+                        trashed.append(victim)
+            elif kind == "wild":
+                named = next(pending, None)
+                if named is None:
+                    options = tuple(fight_types(game))
+                    return Choice(seat, "type", options, card.id, _slots_view(cards))
+                fights[seat] = named  # type: ignore[assignment]
+            else:
+                _gain(game, card, "reveal", draws, steals, seat)
+            break
+    return None
 
-    def resolve(seat: int) -> Generator[Choice, Answer, None]:
-        piece = slots[seat]
-        if piece is None or piece.resolved:
-            return
-        piece.resolved = True
-        kind = _reveal_effect(game, piece.card)
-        effect = piece.card.effect
-        if kind == "swap" and isinstance(effect, SwapEffect):
-            target = party_swap_target(game, seat, effect.direction, in_play())
-            if target is None:
-                return
-            if target == "choose":
-                options = tuple(s for s in in_play() if s != seat)
-                target = yield Choice(seat, "seat", options, piece.card.id, _slots_view(slots))
-            t = int(target)
-            slots[seat], slots[t] = slots[t], piece
-            yield from resolve(seat)
-        elif kind == "smash" and isinstance(effect, SmashEffect):
-            options = tuple(s for s in in_play() if s != seat)
-            if not options:
-                return
-            hit = (
-                options[0]
-                if len(options) == 1
-                else (yield Choice(seat, "seat", options, piece.card.id, _slots_view(slots)))
-            )
-            victim = slots[int(hit)]
-            slots[int(hit)] = None
-            if victim is not None:
-                trashed.append(victim.card)
-        elif kind == "wild" and isinstance(effect, WildEffect):
-            named = yield Choice(
-                seat, "type", tuple(fight_types(game)), piece.card.id, _slots_view(slots)
-            )
-            piece.fight = named  # type: ignore[assignment]
-        elif kind is not None:
-            _gain(game, piece.card, "reveal", draws, steals, seat)
 
+def _score_showdown(
+    game: GotchaCards,
+    order: list[int],
+    cards: list[GotchaCard | None],
+    fights: list[FightType | Literal["item"] | None],
+    draws: list[int],
+    steals: list[int],
+    trashed: list[GotchaCard],
+) -> ShowdownOutcome:
+    """A Party showdown after its effect step: the fight and the shares (seed, Party "Game
+    Flow"; clarifications party-items, party-shares, party-shared-effects), with the draws and
+    steals so far. See ``showdown_step``."""
+    n = len(cards)
+    taken: list[list[GotchaCard]] = list(map(list, repeat((), n)))  # an empty list each, in C
+    bonus = [0] * n
+    best = _best(game, fights)
+    winners: list[int] = []
+    losing: list[GotchaCard] = []
+    items: list[int] = []
     for seat in order:
-        piece = slots[seat]
-        if piece is not None and piece.card.effect is not None:  # a plain card does nothing
-            yield from resolve(seat)
-    return slots
+        fight = fights[seat]
+        if fight in _IDLE:  # no card, or an item
+            if fight is not None:
+                items.append(seat)
+        elif fight == best:
+            winners.append(seat)
+        else:
+            losing.append(cards[seat])  # type: ignore[arg-type]
+    if items:  # party-items: an item that does not fight goes to the trash, in seat order
+        items.sort()
+        trashed += map(cards.__getitem__, items)  # type: ignore[arg-type]
+    if winners:
+        each = (len(winners) + len(losing)) // len(winners)
+        shared = 0  # party-shared-effects: every winner also gets the losing lucky cards' bonus
+        for card in losing:
+            if card.effect is not None:
+                shared += _bonus(game, card)
+        for seat in winners:
+            own = cards[seat]
+            assert own is not None
+            taken[seat] = [own, *losing[: each - 1]]
+            del losing[: each - 1]
+            bonus[seat] = _bonus(game, own) + shared if own.effect is not None else shared
+    trashed += losing
+    return ShowdownOutcome(fights, winners, taken, bonus, draws, steals, trashed)
 
 
 @RULES.rule
