@@ -34,7 +34,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import reduce
 from itertools import chain, count, repeat
-from operator import add, attrgetter, or_, sub
+from operator import attrgetter, or_
 from typing import Any, ClassVar
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
@@ -53,7 +53,9 @@ class Reward:
     """A Set Reward card as the engine holds it: the fields of the model's ``SetRewardCard``
     that the rule functions read during a game (``complete_tickets``: id and ticket;
     ``final_score``: points), with the card's trade action and its bit in ``rules.TradeSets``,
-    in a plain slotted object, one per card, compared and hashed by identity.
+    in a plain slotted object, one per card, compared and hashed by identity. ``start`` is
+    ``rules.payment_start`` of its requirement without tokens (the usual trade), as the
+    (kind index, count) pairs of the cards it places, and ``start_cards`` their number.
 
     The model's pydantic cards are slow in the hot path: pydantic defines ``__getattr__``, which
     sends every attribute read down CPython's unspecialised path, and they compare field by
@@ -66,6 +68,8 @@ class Reward:
     trade: Action
     bit: int
     req: rules.Requirement
+    start: tuple[tuple[int, int], ...]
+    start_cards: int
 
     def __deepcopy__(self, memo: dict[int, object]) -> Reward:
         return self  # immutable: a copied state shares its cards
@@ -160,6 +164,7 @@ class _Tables:
                 self.trade[card.id],
                 self.bit[card.id],
                 self.req[card.id],
+                *_placed(rules.payment_start(self.req[card.id], 0)),
             )
             for card in self.rewards
         }
@@ -174,7 +179,7 @@ class _Tables:
         self._tickets: dict[tuple[tuple[Reward, ...], Reward], _Tickets] = {}
         # rules.affordable_set of each hand met, by its counts (bounded: GashaState.__init__).
         self.afford: dict[tuple[int, ...], int] = {}
-        self._paid: dict[tuple[int, ...], tuple[str, ...]] = {}
+        self._paid: dict[tuple[int, ...], tuple[tuple[str, ...], tuple[tuple[int, int], ...]]] = {}
         self.pay_card = [Action("pay", card_id) for card_id in self.gasha_ids]
         self.pay_token = {t.id: Action("pay", t.id) for t in self.token.values() if t.wild}
         # What each action does: the state's method for it and that method's argument, so that
@@ -220,14 +225,16 @@ class _Tables:
             found = self._tickets[key] = (result["tickets"], unpaired)
         return found
 
-    def paid(self, placed: list[int]) -> tuple[str, ...]:
-        """The ids of the Gasha cards of a payment, counted per kind, in the kind order: a
-        trade's log lists them. Memoised: payments are small, so there are few."""
+    def paid(self, placed: list[int]) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+        """The ids of the Gasha cards of a payment, counted per kind, in the kind order (a
+        trade's log lists them), and its (kind index, count) pairs (they go to the discard
+        pile). Memoised: payments are small, so there are few."""
         key = tuple(placed)
-        ids = self._paid.get(key)
-        if ids is None:
-            ids = self._paid[key] = tuple(chain.from_iterable(map(repeat, self.gasha_ids, key)))
-        return ids
+        found = self._paid.get(key)
+        if found is None:
+            ids = tuple(chain.from_iterable(map(repeat, self.gasha_ids, key)))
+            found = self._paid[key] = (ids, _placed(key)[0])
+        return found
 
     def setup(self, model: Gasha, players: int) -> _Setup:
         """The setup numbers for a player count, from the rule functions (seed: "Setup")."""
@@ -246,6 +253,12 @@ class _Tables:
 
 
 _Tickets = tuple[list[dict[str, Any]], tuple[Reward, ...]]
+
+
+def _placed(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], int]:
+    """Cards counted per kind as the (kind index, count) pairs of the kinds present, and the
+    number of cards."""
+    return tuple((k, n) for k, n in enumerate(counts) if n), sum(counts)
 
 
 @dataclass(frozen=True)
@@ -502,13 +515,19 @@ class GashaState(PhasedState):
         self.phase = PAY
         self.last_kind = -1
         self.spent = []
-        wilds = self.wilds[self.turn]
-        self.wild_left = [tok for tok in self.face_up[self.turn] if tok.wild] if wilds else []
-        start = rules.payment_start(reward.req, len(self.wild_left))
-        self.placed = list(start)
-        self.placed_cards = cards = sum(start)
-        if cards:
-            self.hands[self.turn] = list(map(sub, self.hands[self.turn], start))
+        seat = self.turn
+        if self.wilds[seat]:
+            self.wild_left = wild = [tok for tok in self.face_up[seat] if tok.wild]
+            start, cards = _placed(rules.payment_start(reward.req, len(wild)))
+        else:
+            self.wild_left = []
+            start, cards = reward.start, reward.start_cards
+        hand = self.hands[seat]
+        self.placed = placed = [0] * len(hand)
+        for kind, n in start:
+            placed[kind] = n
+            hand[kind] -= n
+        self.placed_cards = cards
         self._next_steps()
 
     def _next_steps(self) -> None:
@@ -566,9 +585,11 @@ class GashaState(PhasedState):
         t, seat, reward = self.tables, self.turn, self.paying
         assert reward is not None
         placed = self.placed
-        paid = t.paid(placed)
-        self.discard = list(map(add, self.discard, placed))
-        spent = list(map(CARD_ID, self.spent))
+        paid, pairs = t.paid(placed)
+        discard = self.discard
+        for kind, n in pairs:
+            discard[kind] += n
+        spent = [token.id for token in self.spent] if self.spent else []
         self.placed = [0] * len(placed)
         self.placed_cards = 0
         self.spent = []
@@ -576,13 +597,18 @@ class GashaState(PhasedState):
         self.paying = None
         self.steps = []
         # Take the reward and refill the row (clarification reward-row-refill).
-        index = self.row.index(reward)  # by identity: the first copy
+        row = self.row
+        index = row.index(reward)  # by identity: the first copy
         self.rewards[seat].append(reward)
         revealed = None
         if self.pile:
-            revealed = self.row[index] = self.pile.pop()
+            revealed = row[index] = self.pile.pop()
         else:
-            del self.row[index]
+            del row[index]
+        # The row's set (_row_changed) loses the reward unless a copy is left, and gains the
+        # card revealed.
+        row_set = self.row_set if reward in row else self.row_set ^ reward.bit
+        self.row_set = row_set if revealed is None else row_set | revealed.bit
         # A trade's log entries are appended here, not through ``event``, which builds each one
         # twice (its keywords, then the entry): a trade is an action in seven.
         self.log.append(
@@ -599,7 +625,6 @@ class GashaState(PhasedState):
             self._check_end()
         if not self.decks_formed:
             self._rebuild()  # the discard pile grew (clarification deck-rebuild-timing)
-        self._row_changed()
         # Tickets (seed, "How do I get Bonus tokens?").
         # Halves pair in the order taken, so only the waiting half and the new card matter; a
         # card without a half changes nothing.
@@ -831,6 +856,7 @@ class GashaState(PhasedState):
         assert self.wilds == wilds, "a miscounted 2 Wild Gashas! token"
         assert self.decks_formed == all(self.decks), "an empty place the rebuild missed"
         assert len(self.row) == self.row_setup.reward_row or not self.pile, "row not refilled"
+        assert self.row_set == reduce(or_, map(BIT, self.row), 0), "the row's set is stale"
         if self.trigger is None:
             assert self.pool and self.pile and self.decks_formed, "a missed end trigger"
         assert self.phase != OVER or not self.last
