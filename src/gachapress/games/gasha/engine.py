@@ -146,9 +146,9 @@ class _Tables:
         self.rewards = model.decks.set_rewards.cards
         tokens = model.decks.bonus_tokens.cards
         self.req = {card.id: rules.requirement(model, card) for card in self.rewards}
-        # Bit i of a set of rewards: the i-th reward (rules.TradeSets).
+        # The bit of each reward in a set of rewards (rules.TradeSets).
         self.sets = rules.trade_sets(list(self.req.values()), model.decks.gasha.size())
-        self.bit = {card_id: 1 << i for i, card_id in enumerate(self.req)}
+        self.bit = dict(zip(self.req, self.sets.bits, strict=True))
         self.trade_of_bit = {self.bit[card.id]: Action("trade", card.id) for card in self.rewards}
         self.per_token = rules.wild_gashas_per_token(model)
         self.decks = max(row.gasha_decks for row in model.setup.values())
