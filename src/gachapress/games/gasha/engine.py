@@ -134,7 +134,6 @@ class _Tables:
         "token_ids",
         "tokens_per_ticket",
         "trade",
-        "trade_of_bit",
     )
 
     def __init__(self, model: Gasha) -> None:
@@ -149,7 +148,6 @@ class _Tables:
         # The bit of each reward in a set of rewards (rules.TradeSets).
         self.sets = rules.trade_sets(list(self.req.values()), model.decks.gasha.size())
         self.bit = dict(zip(self.req, self.sets.bits, strict=True))
-        self.trade_of_bit = {self.bit[card.id]: Action("trade", card.id) for card in self.rewards}
         self.per_token = rules.wild_gashas_per_token(model)
         self.decks = max(row.gasha_decks for row in model.setup.values())
         self.draw = [Action("draw", f"deck-{i + 1}") for i in range(self.decks)]
@@ -424,13 +422,15 @@ class GashaState(PhasedState):
                 if found is None:
                     found = t.afford[key] = rules.affordable_set(t.sets, hand)
                 found &= self.row_set
-                if not found:
-                    return list(t.all_draws)
-                if not found & (found - 1):  # one reward: its action is the only trade
-                    return [*t.all_draws, t.trade_of_bit[found]]
-                return t.all_draws + [c.trade for c in dict.fromkeys(self.row) if c.bit & found]
+                legal = [*t.all_draws]
+                if found:
+                    for card in self.row:  # each reward found once, at its first copy
+                        if card.bit & found:
+                            legal.append(card.trade)
+                            found ^= card.bit
+                return legal
             if self.decks_formed:
-                actions = list(t.all_draws)
+                actions = [*t.all_draws]
             else:
                 actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
             unique = list(dict.fromkeys(self.row))
@@ -439,7 +439,7 @@ class GashaState(PhasedState):
             return actions or [PASS]
         if phase == DRAW:
             if self.decks_formed:
-                return list(t.all_draws)
+                return [*t.all_draws]
             return [t.draw[i] for i, deck in enumerate(self.decks) if deck]
         if phase == TAKE:
             return [t.take[i] for i, deck in enumerate(self.decks) if deck]
@@ -476,7 +476,7 @@ class GashaState(PhasedState):
         if left:
             self.phase = DRAW
             if self.decks_formed:  # known now: any deck (made here, it skips _legal_actions)
-                self._legal = list(self.tables.all_draws)
+                self._legal = [*self.tables.all_draws]
         else:
             self._end_turn()
 
