@@ -510,20 +510,19 @@ class GashaState(PhasedState):
 
     # -- trading (seed: "Trade Gasha cards for a Set Reward card") -----------------------------
     def _trade(self, reward: Reward) -> None:
-        """Start paying for ``reward``, of the row (every copy there is this same object)."""
+        """Start paying for ``reward``, of the row (every copy there is this same object).
+        Outside a payment nothing is placed or spent and no token is left to spend
+        (check_invariants): the payment fills those lists in place."""
         self.paying = reward
         self.phase = PAY
         self.last_kind = -1
-        self.spent = []
         seat = self.turn
         if self.wilds[seat]:
             self.wild_left = wild = [tok for tok in self.face_up[seat] if tok.wild]
             start, cards = _placed(rules.payment_start(reward.req, len(wild)))
         else:
-            self.wild_left = []
             start, cards = reward.start, reward.start_cards
-        hand = self.hands[seat]
-        self.placed = placed = [0] * len(hand)
+        hand, placed = self.hands[seat], self.placed
         for kind, n in start:
             placed[kind] = n
             hand[kind] -= n
@@ -587,15 +586,19 @@ class GashaState(PhasedState):
         placed = self.placed
         paid, pairs = t.paid(placed)
         discard = self.discard
-        for kind, n in pairs:
+        for kind, n in pairs:  # to the discard pile; nothing is left placed (_trade)
             discard[kind] += n
-        spent = [token.id for token in self.spent] if self.spent else []
-        self.placed = [0] * len(placed)
+            placed[kind] = 0
+        spent = []
+        if self.spent:
+            spent = [token.id for token in self.spent]
+            self.spent = []
+        if self.wild_left:
+            self.wild_left = []
         self.placed_cards = 0
-        self.spent = []
-        self.wild_left = []
         self.paying = None
-        self.steps = []
+        if self.steps:
+            self.steps = []
         # Take the reward and refill the row (clarification reward-row-refill).
         row = self.row
         index = row.index(reward)  # by identity: the first copy
@@ -678,7 +681,8 @@ class GashaState(PhasedState):
                 if turns:
                     self.extra += turns
                     self.event("extra-turn", seat=self.turn, turns=turns)
-        self.reveal = []
+        if self.reveal:
+            self.reveal = []
         self._end_turn()
 
     # -- the end (seed: "End of the Game") -----------------------------------------------------
@@ -860,6 +864,8 @@ class GashaState(PhasedState):
         if self.trigger is None:
             assert self.pool and self.pile and self.decks_formed, "a missed end trigger"
         assert self.phase != OVER or not self.last
+        if self.phase != PAY:
+            assert not (any(self.placed) or self.spent or self.wild_left), "a payment left over"
 
 
 def engine_options(model: Gasha) -> list[EngineOption]:
