@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import product
 from typing import get_args
 
 import pytest
@@ -441,10 +442,21 @@ def test_trade_sets_find_the_rewards_a_hand_pays_for_without_tokens(hand: list[K
     counts = list(rules.kind_counts(MODEL, hand))
     found = rules.affordable_set(TRADE_SETS, counts)
     expected = [rules.reward_satisfied(MODEL, card, hand, 0) for card in REWARDS]
-    assert [bool(found >> i & 1) for i in range(len(REWARDS))] == expected
+    assert [bool(found & bit) for bit in TRADE_SETS.bits] == expected
+
+
+def test_trade_sets_agree_with_affordable_for_every_hand_of_up_to_seven_of_each_kind() -> None:
+    """Every hand of 0 to 7 cards of each kind (past 6, no requirement asks for more): the
+    sets' votes never carry from one reward's field into the next."""
+    reqs = [rules.requirement(MODEL, card) for card in REWARDS]
+    assert max(max(r.needs) for r in reqs) <= 6 and max(r.identical for r in reqs) <= 6
+    for counts in product(range(8), repeat=5):
+        found = rules.affordable_set(TRADE_SETS, counts)
+        expected = rules.affordable(reqs, counts, 0, PER_TOKEN)
+        assert [i for i, bit in enumerate(TRADE_SETS.bits) if found & bit] == expected
 
 
 def test_trade_sets_cover_a_hand_of_every_card() -> None:
     every = [kind for card in MODEL.decks.gasha.cards for kind in [card.kind] * card.count]
     counts = list(rules.kind_counts(MODEL, every))
-    assert rules.affordable_set(TRADE_SETS, counts) == (1 << len(REWARDS)) - 1
+    assert rules.affordable_set(TRADE_SETS, counts) == TRADE_SETS.mask

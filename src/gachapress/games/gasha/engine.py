@@ -34,7 +34,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import reduce
 from itertools import chain, count, repeat
-from operator import add, attrgetter, or_, sub
+from operator import attrgetter, or_
 from typing import Any, ClassVar
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
@@ -53,7 +53,9 @@ class Reward:
     """A Set Reward card as the engine holds it: the fields of the model's ``SetRewardCard``
     that the rule functions read during a game (``complete_tickets``: id and ticket;
     ``final_score``: points), with the card's trade action and its bit in ``rules.TradeSets``,
-    in a plain slotted object, one per card, compared and hashed by identity.
+    in a plain slotted object, one per card, compared and hashed by identity. ``start`` is
+    ``rules.payment_start`` of its requirement without tokens (the usual trade), as the
+    (kind index, count) pairs of the cards it places, and ``start_cards`` their number.
 
     The model's pydantic cards are slow in the hot path: pydantic defines ``__getattr__``, which
     sends every attribute read down CPython's unspecialised path, and they compare field by
@@ -66,6 +68,8 @@ class Reward:
     trade: Action
     bit: int
     req: rules.Requirement
+    start: tuple[tuple[int, int], ...]
+    start_cards: int
 
     def __deepcopy__(self, memo: dict[int, object]) -> Reward:
         return self  # immutable: a copied state shares its cards
@@ -130,7 +134,6 @@ class _Tables:
         "token_ids",
         "tokens_per_ticket",
         "trade",
-        "trade_of_bit",
     )
 
     def __init__(self, model: Gasha) -> None:
@@ -142,10 +145,9 @@ class _Tables:
         self.rewards = model.decks.set_rewards.cards
         tokens = model.decks.bonus_tokens.cards
         self.req = {card.id: rules.requirement(model, card) for card in self.rewards}
-        # Bit i of a set of rewards: the i-th reward (rules.TradeSets).
+        # The bit of each reward in a set of rewards (rules.TradeSets).
         self.sets = rules.trade_sets(list(self.req.values()), model.decks.gasha.size())
-        self.bit = {card_id: 1 << i for i, card_id in enumerate(self.req)}
-        self.trade_of_bit = {self.bit[card.id]: Action("trade", card.id) for card in self.rewards}
+        self.bit = dict(zip(self.req, self.sets.bits, strict=True))
         self.per_token = rules.wild_gashas_per_token(model)
         self.decks = max(row.gasha_decks for row in model.setup.values())
         self.draw = [Action("draw", f"deck-{i + 1}") for i in range(self.decks)]
@@ -160,6 +162,7 @@ class _Tables:
                 self.trade[card.id],
                 self.bit[card.id],
                 self.req[card.id],
+                *_placed(rules.payment_start(self.req[card.id], 0)),
             )
             for card in self.rewards
         }
@@ -174,7 +177,7 @@ class _Tables:
         self._tickets: dict[tuple[tuple[Reward, ...], Reward], _Tickets] = {}
         # rules.affordable_set of each hand met, by its counts (bounded: GashaState.__init__).
         self.afford: dict[tuple[int, ...], int] = {}
-        self._paid: dict[tuple[int, ...], tuple[str, ...]] = {}
+        self._paid: dict[tuple[int, ...], tuple[tuple[str, ...], tuple[tuple[int, int], ...]]] = {}
         self.pay_card = [Action("pay", card_id) for card_id in self.gasha_ids]
         self.pay_token = {t.id: Action("pay", t.id) for t in self.token.values() if t.wild}
         # What each action does: the state's method for it and that method's argument, so that
@@ -220,14 +223,16 @@ class _Tables:
             found = self._tickets[key] = (result["tickets"], unpaired)
         return found
 
-    def paid(self, placed: list[int]) -> tuple[str, ...]:
-        """The ids of the Gasha cards of a payment, counted per kind, in the kind order: a
-        trade's log lists them. Memoised: payments are small, so there are few."""
+    def paid(self, placed: list[int]) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+        """The ids of the Gasha cards of a payment, counted per kind, in the kind order (a
+        trade's log lists them), and its (kind index, count) pairs (they go to the discard
+        pile). Memoised: payments are small, so there are few."""
         key = tuple(placed)
-        ids = self._paid.get(key)
-        if ids is None:
-            ids = self._paid[key] = tuple(chain.from_iterable(map(repeat, self.gasha_ids, key)))
-        return ids
+        found = self._paid.get(key)
+        if found is None:
+            ids = tuple(chain.from_iterable(map(repeat, self.gasha_ids, key)))
+            found = self._paid[key] = (ids, _placed(key)[0])
+        return found
 
     def setup(self, model: Gasha, players: int) -> _Setup:
         """The setup numbers for a player count, from the rule functions (seed: "Setup")."""
@@ -246,6 +251,12 @@ class _Tables:
 
 
 _Tickets = tuple[list[dict[str, Any]], tuple[Reward, ...]]
+
+
+def _placed(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], int]:
+    """Cards counted per kind as the (kind index, count) pairs of the kinds present, and the
+    number of cards."""
+    return tuple((k, n) for k, n in enumerate(counts) if n), sum(counts)
 
 
 @dataclass(frozen=True)
@@ -411,13 +422,15 @@ class GashaState(PhasedState):
                 if found is None:
                     found = t.afford[key] = rules.affordable_set(t.sets, hand)
                 found &= self.row_set
-                if not found:
-                    return list(t.all_draws)
-                if not found & (found - 1):  # one reward: its action is the only trade
-                    return [*t.all_draws, t.trade_of_bit[found]]
-                return t.all_draws + [c.trade for c in dict.fromkeys(self.row) if c.bit & found]
+                legal = [*t.all_draws]
+                if found:
+                    for card in self.row:  # each reward found once, at its first copy
+                        if card.bit & found:
+                            legal.append(card.trade)
+                            found ^= card.bit
+                return legal
             if self.decks_formed:
-                actions = list(t.all_draws)
+                actions = [*t.all_draws]
             else:
                 actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
             unique = list(dict.fromkeys(self.row))
@@ -426,7 +439,7 @@ class GashaState(PhasedState):
             return actions or [PASS]
         if phase == DRAW:
             if self.decks_formed:
-                return list(t.all_draws)
+                return [*t.all_draws]
             return [t.draw[i] for i, deck in enumerate(self.decks) if deck]
         if phase == TAKE:
             return [t.take[i] for i, deck in enumerate(self.decks) if deck]
@@ -463,7 +476,7 @@ class GashaState(PhasedState):
         if left:
             self.phase = DRAW
             if self.decks_formed:  # known now: any deck (made here, it skips _legal_actions)
-                self._legal = list(self.tables.all_draws)
+                self._legal = [*self.tables.all_draws]
         else:
             self._end_turn()
 
@@ -497,18 +510,23 @@ class GashaState(PhasedState):
 
     # -- trading (seed: "Trade Gasha cards for a Set Reward card") -----------------------------
     def _trade(self, reward: Reward) -> None:
-        """Start paying for ``reward``, of the row (every copy there is this same object)."""
+        """Start paying for ``reward``, of the row (every copy there is this same object).
+        Outside a payment nothing is placed or spent and no token is left to spend
+        (check_invariants): the payment fills those lists in place."""
         self.paying = reward
         self.phase = PAY
         self.last_kind = -1
-        self.spent = []
-        wilds = self.wilds[self.turn]
-        self.wild_left = [tok for tok in self.face_up[self.turn] if tok.wild] if wilds else []
-        start = rules.payment_start(reward.req, len(self.wild_left))
-        self.placed = list(start)
-        self.placed_cards = cards = sum(start)
-        if cards:
-            self.hands[self.turn] = list(map(sub, self.hands[self.turn], start))
+        seat = self.turn
+        if self.wilds[seat]:
+            self.wild_left = wild = [tok for tok in self.face_up[seat] if tok.wild]
+            start, cards = _placed(rules.payment_start(reward.req, len(wild)))
+        else:
+            start, cards = reward.start, reward.start_cards
+        hand, placed = self.hands[seat], self.placed
+        for kind, n in start:
+            placed[kind] = n
+            hand[kind] -= n
+        self.placed_cards = cards
         self._next_steps()
 
     def _next_steps(self) -> None:
@@ -566,23 +584,34 @@ class GashaState(PhasedState):
         t, seat, reward = self.tables, self.turn, self.paying
         assert reward is not None
         placed = self.placed
-        paid = t.paid(placed)
-        self.discard = list(map(add, self.discard, placed))
-        spent = list(map(CARD_ID, self.spent))
-        self.placed = [0] * len(placed)
+        paid, pairs = t.paid(placed)
+        discard = self.discard
+        for kind, n in pairs:  # to the discard pile; nothing is left placed (_trade)
+            discard[kind] += n
+            placed[kind] = 0
+        spent = []
+        if self.spent:
+            spent = [token.id for token in self.spent]
+            self.spent = []
+        if self.wild_left:
+            self.wild_left = []
         self.placed_cards = 0
-        self.spent = []
-        self.wild_left = []
         self.paying = None
-        self.steps = []
+        if self.steps:
+            self.steps = []
         # Take the reward and refill the row (clarification reward-row-refill).
-        index = self.row.index(reward)  # by identity: the first copy
+        row = self.row
+        index = row.index(reward)  # by identity: the first copy
         self.rewards[seat].append(reward)
         revealed = None
         if self.pile:
-            revealed = self.row[index] = self.pile.pop()
+            revealed = row[index] = self.pile.pop()
         else:
-            del self.row[index]
+            del row[index]
+        # The row's set (_row_changed) loses the reward unless a copy is left, and gains the
+        # card revealed.
+        row_set = self.row_set if reward in row else self.row_set ^ reward.bit
+        self.row_set = row_set if revealed is None else row_set | revealed.bit
         # A trade's log entries are appended here, not through ``event``, which builds each one
         # twice (its keywords, then the entry): a trade is an action in seven.
         self.log.append(
@@ -599,7 +628,6 @@ class GashaState(PhasedState):
             self._check_end()
         if not self.decks_formed:
             self._rebuild()  # the discard pile grew (clarification deck-rebuild-timing)
-        self._row_changed()
         # Tickets (seed, "How do I get Bonus tokens?").
         # Halves pair in the order taken, so only the waiting half and the new card matter; a
         # card without a half changes nothing.
@@ -653,7 +681,8 @@ class GashaState(PhasedState):
                 if turns:
                     self.extra += turns
                     self.event("extra-turn", seat=self.turn, turns=turns)
-        self.reveal = []
+        if self.reveal:
+            self.reveal = []
         self._end_turn()
 
     # -- the end (seed: "End of the Game") -----------------------------------------------------
@@ -831,9 +860,12 @@ class GashaState(PhasedState):
         assert self.wilds == wilds, "a miscounted 2 Wild Gashas! token"
         assert self.decks_formed == all(self.decks), "an empty place the rebuild missed"
         assert len(self.row) == self.row_setup.reward_row or not self.pile, "row not refilled"
+        assert self.row_set == reduce(or_, map(BIT, self.row), 0), "the row's set is stale"
         if self.trigger is None:
             assert self.pool and self.pile and self.decks_formed, "a missed end trigger"
         assert self.phase != OVER or not self.last
+        if self.phase != PAY:
+            assert not (any(self.placed) or self.spent or self.wild_left), "a payment left over"
 
 
 def engine_options(model: Gasha) -> list[EngineOption]:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from functools import reduce
 from itertools import compress
-from operator import and_, getitem, le
+from operator import getitem, le
 from typing import Any, NamedTuple, get_args
 
 from gachapress.games.gasha.model import (
@@ -283,18 +282,26 @@ def affordable(
 
 
 class TradeSets(NamedTuple):
-    """``affordable`` without tokens, tabulated once per game as sets of rewards (bit i of each
-    number stands for the i-th requirement), so that a hand is checked against every reward at
-    once, with a lookup per kind, instead of reward by reward.
+    """``affordable`` without tokens, tabulated once per game so that a hand is checked against
+    every reward at once, with a lookup per kind and one sum, instead of reward by reward.
 
-    ``named[k][n]``: the rewards naming kind k at most n times; ``size[n]``: those of at most n
-    Gashas in all (both without the rewards asking for identical Gashas); ``identical[n]``: the
-    rewards asking for at most n identical Gashas.
+    Each requirement has a field of ``width`` bits in the numbers below, counting its votes: a
+    kind holding enough cards gives a reward naming kinds 1 vote, and the hand's size gives it
+    1 more when it is large enough; a kind holding enough identical Gashas gives a reward
+    asking for them as many votes as there are kinds, plus one. A reward is paid for when it
+    has more votes than kinds, which sets the top bit of its field (``bits``) once every field
+    starts at ``2 ** (width - 1)`` less that many votes; the fields are wide enough never to
+    carry into the next.
+
+    ``kinds[k][n]``: the votes of kind k holding n cards; ``size[n]``: the votes of a hand of
+    n cards, plus every field's start; ``bits[i]``: the bit that stands for the i-th
+    requirement in a set of rewards; ``mask``: every one of them.
     """
 
-    named: tuple[tuple[int, ...], ...]
+    kinds: tuple[tuple[int, ...], ...]
     size: tuple[int, ...]
-    identical: tuple[int, ...]
+    bits: tuple[int, ...]
+    mask: int
 
 
 def trade_sets(reqs: Sequence[Requirement], most: int) -> TradeSets:
@@ -302,27 +309,39 @@ def trade_sets(reqs: Sequence[Requirement], most: int) -> TradeSets:
     notes"): without tokens, every named Gasha must be matched by a card of its kind and the
     wild slots by any other cards; identical Gashas need that many cards of one kind."""
     counts = range(most + 1)
-    kinds = range(len(reqs[0].needs) if reqs else 0)
+    kinds = len(reqs[0].needs) if reqs else 0
+    needed = kinds + 1  # votes that pay for a reward
+    width = (kinds * needed).bit_length() + 1  # the most votes, plus the start, stay below
+    shifts = [width * i for i in range(len(reqs))]
+    start = sum((1 << (width - 1)) - needed << shift for shift in shifts)
 
-    def having(test: Callable[[Requirement, int], bool]) -> tuple[int, ...]:
-        return tuple(sum(1 << i for i, req in enumerate(reqs) if test(req, n)) for n in counts)
+    def votes(vote: Callable[[Requirement, int], int]) -> tuple[int, ...]:
+        pairs = list(zip(reqs, shifts, strict=True))
+        return tuple(sum(vote(req, n) << shift for req, shift in pairs) for n in counts)
 
-    def names(k: int) -> Callable[[Requirement, int], bool]:
-        return lambda req, n: not req.identical and req.needs[k] <= n
+    def kind(k: int) -> Callable[[Requirement, int], int]:
+        def vote(req: Requirement, n: int) -> int:
+            if req.identical:
+                return needed if n >= req.identical else 0
+            return 1 if n >= req.needs[k] else 0
 
+        return vote
+
+    bits = tuple(1 << shift + width - 1 for shift in shifts)
     return TradeSets(
-        named=tuple(having(names(k)) for k in kinds),
-        size=having(lambda req, n: not req.identical and req.size <= n),
-        identical=having(lambda req, n: 0 < req.identical <= n),
+        kinds=tuple(votes(kind(k)) for k in range(kinds)),
+        size=tuple(start + n for n in votes(lambda req, n: not req.identical and n >= req.size)),
+        bits=bits,
+        mask=sum(bits),
     )
 
 
 def affordable_set(sets: TradeSets, hand: Sequence[int]) -> int:
-    """The rewards (bits of ``sets``) that ``hand`` pays for without tokens: ``affordable``
-    with no tokens (seed, "Trade Gasha cards for a Set Reward card"). Named Gashas are met
-    kind by kind and the size by the whole hand; identical Gashas by its largest kind."""
-    named = reduce(and_, map(getitem, sets.named, hand), sets.size[sum(hand)])
-    return named | sets.identical[max(hand)]
+    """The rewards (``sets.bits``) that ``hand`` pays for without tokens: ``affordable`` with
+    no tokens (seed, "Trade Gasha cards for a Set Reward card"). A reward naming kinds needs
+    enough cards of each kind it names, and enough in all; identical Gashas need enough cards
+    of one kind (``TradeSets`` counts these as votes)."""
+    return sum(map(getitem, sets.kinds, hand), sets.size[sum(hand)]) & sets.mask
 
 
 def payment_start(req: Requirement, tokens: int) -> tuple[int, ...]:
