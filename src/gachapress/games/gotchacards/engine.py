@@ -6,9 +6,10 @@ The state machine only sequences the game; every rule it applies is a rule funct
 from the model. Face-down play is a hidden commitment: the players place their cards one at a
 time in turn order, nobody else's observation shows them (only how many), and they are revealed
 together. A card's effect that needs a decision (a Hammer's target, a Wildcard's type, a Party
-Swap Across's or Magnet's player) pauses the turn until its holder answers; the pausing
-resolvers are ``rules.resolve_field`` and ``rules.resolve_showdown``, re-run from the answers
-given so far, so the state holds only plain data. What a resolver decides becomes a ``Plan``,
+Swap Across's or Magnet's player) pauses the turn until its holder answers; the turn is
+resolved by ``rules.settle_field`` (Competitive: a plain function, run afresh with the answers
+given so far) or the pausing resolver ``rules.resolve_showdown`` (Party: re-run from them in a
+copy), so the state holds only plain data. What a resolver decides becomes a ``Plan``,
 carried out step by step; a Party game remembers each showdown's steps by the classes of the
 cards played, in seat terms (``PartyState._resolve``), so that turns alike but for the ids of
 their plain fighters are worked out once per load.
@@ -394,20 +395,10 @@ class GotchaState(PhasedState):
         return drawn
 
     # -- resolving a revealed turn -------------------------------------------------------------
-    def _resolver(self) -> Any:
-        """A fresh resolver for the revealed cards (``rules.resolve_field`` or ``_showdown``)."""
-        raise NotImplementedError
-
     def _resolve(self) -> None:
-        """Run the resolver with the answers given so far: pause for the next choice, or
-        finish the turn with its outcome."""
-        choice, outcome = self._next_step(self._resolver)
-        if choice is None:
-            self.choice = None
-            self._outcome(outcome)
-            return
-        self.choice = choice
-        self.phase, self.turn = EFFECT, choice.player
+        """Resolve the revealed cards with the answers given so far: pause for the next
+        choice, or finish the turn with its outcome."""
+        raise NotImplementedError
 
     def _next_step(self, fresh: Callable[[], Generator[rules.Choice, rules.Answer, Any]]) -> Any:
         """The turn's resolver given the answers so far: ``(choice, None)`` when it pauses for
@@ -900,10 +891,18 @@ class CompetitiveState(GotchaState):
         self.answers = []
         self._resolve()
 
-    def _resolver(self) -> Any:
+    def _resolve(self) -> None:
+        """``rules.settle_field`` of the revealed lanes and the answers so far, a plain call
+        (run afresh after each answer: the state keeps no paused resolver)."""
         card, field = self.tables.by_id.__getitem__, self.field
-        sides = [list(map(card, field[0])), list(map(card, field[1]))]
-        return rules.resolve_field(self.model, self.priority, sides)
+        sides = (map(card, field[0]), map(card, field[1]))
+        step = rules.settle_field(self.model, self.priority, sides, self.answers)
+        if type(step) is rules.Choice:
+            self.choice = step
+            self.phase, self.turn = EFFECT, step.player
+            return
+        self.choice = None
+        self._outcome(step)
 
     def _fights(self, out: Any) -> list[list[str | None]]:
         """Each lane after the effect step: the type its card fights as, item, or None."""

@@ -9,9 +9,10 @@ player) and receive the answer; ``answer_all`` drives one from a list of answers
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import zip_longest
+from operator import attrgetter
 from typing import Literal
 
 from gachapress.games.gotchacards.model import (
@@ -184,6 +185,9 @@ class FieldOutcome:
     """Cards that go to the trash: ties, items, Hammer victims."""
 
 
+_TYPE, _EFFECT = attrgetter("type"), attrgetter("effect")
+"""A card's type and effect, read in C by ``map`` (a comprehension costs a frame)."""
+
 #: What a place's card fights as when nothing fights there: no card (an empty lane, a Party
 #: seat without one), or an item (clarifications item-in-lane, party-items).
 _IDLE = frozenset({None, "item"})
@@ -223,71 +227,92 @@ def _score_lanes(game: GotchaCards, out: FieldOutcome) -> None:
 
 
 def resolve_field(
-    game: GotchaCards, priority: int, sides: Sequence[Sequence[GotchaCard | None]]
+    game: GotchaCards, priority: int, sides: Sequence[Sequence[GotchaCard]]
 ) -> Generator[Choice, Answer, FieldOutcome]:
-    """Resolve a Competitive turn once every card is revealed.
+    """Resolve a Competitive turn once every card is revealed, as a resolver: it yields each
+    ``Choice`` a holder must make and receives the answer (``settle_field`` given the answers
+    so far, run afresh for each; the rules are there).
+    """
+    answers: list[Answer] = []
+    while True:
+        step = settle_field(game, priority, sides, answers)
+        if type(step) is FieldOutcome:
+            return step
+        answers.append((yield step))  # type: ignore[misc]
+
+
+def settle_field(
+    game: GotchaCards,
+    priority: int,
+    sides: Sequence[Iterable[GotchaCard]],
+    answers: Sequence[Answer] = (),
+) -> FieldOutcome | Choice:
+    """A Competitive turn once every card is revealed: ``sides`` holds each seat's cards, Lane1
+    outward (seed: lanes fill without gaps), ``answers`` the holders' decisions so far in the
+    order they are asked. Returns the outcome, or the next ``Choice`` when an effect asks
+    beyond them.
 
     Seed, "Game Flow" (lanes in order, the starting player's effects first) and "Earning
     Points"; clarifications effect-priority-and-lanes, swap-competitive, swap-chain,
     effect-holder, item-in-lane, hammer-target, wildcard-type, lucky-bonus.
 
     The field is kept by position: each lane's card, what it fights as and whether its effect
-    has resolved, in three side-by-side rows that a swap trades together (no object per card:
-    a turn's resolution is a good part of a Competitive game's cost).
+    has resolved, in three side-by-side rows that a swap trades together; a swapped-in card
+    resolves right away, for its new holder (swap-chain). A plain function, not a generator
+    (``resolve_field`` is that): a turn's resolution is a good part of a Competitive game's
+    cost, and most turns ask nothing.
     """
     if priority not in (0, 1) or len(sides) != 2:
         raise ValueError("a Competitive field has two sides and priority 0 or 1")
-    lanes = [list(sides[0]), list(sides[1])]
+    lanes: list[list[GotchaCard | None]] = [list(sides[0]), list(sides[1])]
     fights: list[list[FightType | Literal["item"] | None]]
-    fights = [[None if c is None else c.type for c in side] for side in lanes]
+    fights = [list(map(_TYPE, lanes[0])), list(map(_TYPE, lanes[1]))]
     out = FieldOutcome(lanes, fights, [[], []], [0, 0], [0, 0], [0, 0], [])  # no factories
     after: list[tuple[int, GotchaCard]] = []
-    if any(c is not None and c.effect is not None for side in lanes for c in side):
+    if any(map(_EFFECT, lanes[0])) or any(map(_EFFECT, lanes[1])):  # an effect is never false
         resolved = [[False] * len(lanes[0]), [False] * len(lanes[1])]
-
-        def resolve(side: int, lane: int) -> Generator[Choice, Answer, None]:
-            card = lanes[side][lane]
-            if card is None or resolved[side][lane]:
-                return
-            resolved[side][lane] = True
-            kind = _reveal_effect(game, card)
-            other = 1 - side
-            effect = card.effect
-            if kind == "swap" and isinstance(effect, SwapEffect):
-                target = swap_target_lane(game, lane + 1, effect.direction)
-                if target is None or target > len(lanes[other]) or lanes[other][target - 1] is None:
-                    return
-                there = target - 1
-                for row in (lanes, fights, resolved):
-                    row[side][lane], row[other][there] = row[other][there], row[side][lane]  # type: ignore[index]
-                yield from resolve(side, lane)  # the card that arrived, for its new holder
-            elif kind == "smash" and isinstance(effect, SmashEffect):
-                options = tuple(i + 1 for i, c in enumerate(lanes[other]) if c is not None)
-                if not options:
-                    return
-                hit = (
-                    options[0]
-                    if len(options) == 1
-                    else (yield Choice(side, "lane", options, card.id, _lanes_view(lanes)))
-                )
-                victim = lanes[other][int(hit) - 1]
-                lanes[other][int(hit) - 1] = fights[other][int(hit) - 1] = None
-                if victim is not None:
-                    out.trashed.append(victim)
-            elif kind == "wild" and isinstance(effect, WildEffect):
-                named = yield Choice(
-                    side, "type", tuple(fight_types(game)), card.id, _lanes_view(lanes)
-                )
-                fights[side][lane] = named  # type: ignore[assignment]
-            elif kind is not None:
-                _gain(game, card, "reveal", out.draws, out.steals, side)
-
-        counts = [len(lanes[0]), len(lanes[1])]
-        order = effect_order(game, priority, counts)  # type: ignore[arg-type]
+        asked = 0  # the answers used so far
+        order = effect_order(game, priority, [len(lanes[0]), len(lanes[1])])  # type: ignore[arg-type]
         for side, lane in order:
-            card = lanes[side][lane - 1]
-            if card is not None and card.effect is not None:  # a plain card does nothing
-                yield from resolve(side, lane - 1)
+            here, other, lane = lanes[side], lanes[1 - side], lane - 1
+            card = here[lane]
+            if card is None or card.effect is None:  # a plain card does nothing
+                continue
+            while card is not None and not resolved[side][lane]:
+                resolved[side][lane] = True
+                kind = _reveal_effect(game, card)
+                effect = card.effect
+                if kind == "swap" and isinstance(effect, SwapEffect):
+                    target = swap_target_lane(game, lane + 1, effect.direction)
+                    if target is None or target > len(other) or other[target - 1] is None:
+                        break
+                    there = target - 1
+                    for row in (lanes, fights, resolved):
+                        mine, theirs = row[side], row[1 - side]
+                        mine[lane], theirs[there] = theirs[there], mine[lane]  # type: ignore[assignment]
+                    card = here[lane]  # the card that arrived resolves next, for its new holder
+                    continue
+                if kind == "smash" and isinstance(effect, SmashEffect):
+                    options = tuple(i + 1 for i, c in enumerate(other) if c is not None)
+                    if not options:
+                        break
+                    if len(options) == 1:
+                        hit = options[0]
+                    elif asked < len(answers):
+                        hit, asked = int(answers[asked]), asked + 1
+                    else:
+                        return Choice(side, "lane", options, card.id, _lanes_view(lanes))
+                    out.trashed.append(other[hit - 1])  # type: ignore[arg-type]
+                    other[hit - 1] = fights[1 - side][hit - 1] = None
+                elif kind == "wild" and isinstance(effect, WildEffect):
+                    if asked == len(answers):
+                        types = tuple(fight_types(game))
+                        return Choice(side, "type", types, card.id, _lanes_view(lanes))
+                    fights[side][lane] = answers[asked]  # type: ignore[assignment]
+                    asked += 1
+                elif kind is not None:
+                    _gain(game, card, "reveal", out.draws, out.steals, side)
+                break
         after = [  # the cards with an effect, where the effect step left them
             (side, card)
             for side, lane in order
