@@ -43,9 +43,9 @@ def test_draft_and_placing_moves_leave_the_legal_actions_worked_out_afresh(
 
 
 def test_competitive_tables_are_made_once_per_load_and_the_outcome_is_slotted() -> None:
-    """The pick order comes from a per-load table (``rules.draft_picker`` for each pick), and
-    the outcome made every turn has no instance dict (a dict per turn cost more than the
-    resolution's bookkeeping)."""
+    """The pick order and the draft's numbers come from a per-load table (``rules.draft_picker``
+    for each pick, the model's draft), and the outcome made every turn has no instance dict (a
+    dict per turn cost more than the resolution's bookkeeping)."""
     game = load_game("gotchacards")
     first, second = game.new_game(2, 1, "competitive"), game.new_game(2, 2, "competitive")
     assert isinstance(first, CompetitiveState) and isinstance(second, CompetitiveState)
@@ -54,6 +54,9 @@ def test_competitive_tables_are_made_once_per_load_and_the_outcome_is_slotted() 
         seats = first.competitive.pickers[player1]
         roles = [rules.draft_picker(game.model, picks) for picks in range(len(seats))]
         assert seats == tuple(player1 if role == 0 else 1 - player1 for role in roles)
+    draft = game.model.competitive.draft
+    numbers = first.competitive.draw, first.competitive.keep, first.competitive.player2_draw
+    assert numbers == (draft.draw, draft.keep, draft.player2_draw)
     cards = [first.tables.by_id["rock-1"]], [first.tables.by_id["paper-1"]]
     out = rules.answer_all(rules.resolve_field(game.model, 0, cards), [])
     assert isinstance(out, rules.FieldOutcome) and not hasattr(out, "__dict__")

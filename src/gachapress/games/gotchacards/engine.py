@@ -686,6 +686,9 @@ class _CompetitiveTables:
         }
         """For each seat as Player1, the seat that picks after each number of draft picks
         (``rules.draft_picker``, through ``_Tables.picker``)."""
+        draft = tables.model.competitive.draft
+        self.draw, self.keep, self.player2_draw = draft.draw, draft.keep, draft.player2_draw
+        """The draft's numbers, read once (each read of a pydantic model's field is slow)."""
 
 
 class CompetitiveState(GotchaState):
@@ -757,7 +760,7 @@ class CompetitiveState(GotchaState):
     def _start_round(self) -> None:
         self.round += 1
         self.turn_no = self.overtime = self.kept = self.picks = 0
-        self.offer = self._draw(self.model.competitive.draft.draw)
+        self.offer = self._draw(self.competitive.draw)
         self.event("round", round=self.round, player1=self.player1)
         self.pickers = self.competitive.pickers[self.player1]
         self.phase, self.turn = KEEP, self.player1
@@ -772,7 +775,7 @@ class CompetitiveState(GotchaState):
         offer.remove(card)
         self.hands[self.turn].append(card)
         self.kept += 1
-        if self.kept >= self.model.competitive.draft.keep or not offer:
+        if self.kept >= self.competitive.keep or not offer:
             self._next_pick()
         else:
             keep = self.tables.keep
@@ -799,7 +802,7 @@ class CompetitiveState(GotchaState):
             self._legal = self._offer(self.tables.pick, offer)
             return
         player2 = self._seat(1)
-        self.hands[player2] += self._draw(self.model.competitive.draft.player2_draw)
+        self.hands[player2] += self._draw(self.competitive.player2_draw)
         self.turn_no = 1
         self._start_turn()
 
@@ -978,7 +981,7 @@ class CompetitiveState(GotchaState):
         self.offer = []
         self.revealed = False
         self._legal = None  # left by a draft or placing step, if this came from outside a move
-        champion = rules.match_winner(self.model, self.round_wins)
+        champion = self.tables.rule(rules.match_winner, tuple(self.round_wins))
         if champion is not None:
             self.phase, self.winner = OVER, champion
             return
