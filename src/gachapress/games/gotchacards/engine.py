@@ -761,7 +761,7 @@ class CompetitiveState(GotchaState):
         self.round += 1
         self.turn_no = self.overtime = self.kept = self.picks = 0
         self.offer = self._draw(self.competitive.draw)
-        self.event("round", round=self.round, player1=self.player1)
+        self.log.append({"event": "round", "round": self.round, "player1": self.player1})  # event()
         self.pickers = self.competitive.pickers[self.player1]
         self.phase, self.turn = KEEP, self.player1
         if not self.offer:
@@ -964,21 +964,21 @@ class CompetitiveState(GotchaState):
     def _round_won(self, winner: int, how: str) -> None:
         self.round_wins[winner] += 1
         self.how = how
-        self.event(
-            "round-end",
-            round=self.round,
-            winner=winner,
-            how=how,
-            points=self.points(),
-            hands=[len(h) for h in self.hands],
+        piles, hands, field, trash = self.piles, self.hands, self.field, self.trash
+        self.log.append(  # the entry ``event`` would make, built at once
+            {
+                "event": "round-end",
+                "round": self.round,
+                "winner": winner,
+                "how": how,
+                "points": self.points(),
+                "hands": list(map(len, hands)),
+            }
         )
-        for seat in range(2):  # clarification round-cleanup
-            self.trash += self.piles[seat]
-            self.trash += self.hands[seat]
-            self.trash += self.field[seat]
-            self.piles[seat], self.hands[seat], self.field[seat] = [], [], []
-        self.trash += self.offer
-        self.offer = []
+        # clarification round-cleanup: each seat's pile, hand and lanes, then the draft's rest
+        for cards in (piles[0], hands[0], field[0], piles[1], hands[1], field[1], self.offer):
+            trash += cards
+        self.piles, self.hands, self.field, self.offer = [[], []], [[], []], [[], []], []
         self.revealed = False
         self._legal = None  # left by a draft or placing step, if this came from outside a move
         champion = self.tables.rule(rules.match_winner, tuple(self.round_wins))

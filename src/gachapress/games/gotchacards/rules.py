@@ -274,10 +274,10 @@ def settle_field(
         asked = 0  # the answers used so far
         order = effect_order(game, priority, [len(lanes[0]), len(lanes[1])])  # type: ignore[arg-type]
         for side, lane in order:
-            here, other, lane = lanes[side], lanes[1 - side], lane - 1
-            card = here[lane]
+            card = lanes[side][lane - 1]
             if card is None or card.effect is None:  # a plain card does nothing
                 continue
+            here, other, lane = lanes[side], lanes[1 - side], lane - 1
             while card is not None and not resolved[side][lane]:
                 resolved[side][lane] = True
                 kind = _reveal_effect(game, card)
