@@ -113,21 +113,31 @@ def _slots_view(slots: Sequence[Piece | None]) -> tuple[tuple[str | None, ...], 
 def _gain(
     game: GotchaCards, card: GotchaCard, timing: str, draws: list[int], steals: list[int], who: int
 ) -> None:
-    """Apply a Gacha Capsule's or a Magnet's effect at ``timing`` for seat ``who``."""
+    """Apply a Gacha Capsule's or a Magnet's effect at ``timing`` for seat ``who``. The kind is
+    asked first and read once: every read of a model's field is slow, and most effects are
+    neither."""
     effect = card.effect
-    if effect is None or game.effect_timing.of(effect.kind) != timing:
+    if effect is None:
         return
-    if effect.kind == "draw":
-        draws[who] += effect.count
-    elif effect.kind == "steal":
-        steals[who] += effect.count
+    kind = effect.kind
+    if kind not in _GAINS or game.effect_timing.of(kind) != timing:
+        return
+    if kind == "draw":
+        draws[who] += effect.count  # type: ignore[union-attr]
+    else:
+        steals[who] += effect.count  # type: ignore[union-attr]
+
+
+#: The effects that gain cards: a Gacha Capsule's draw, a Magnet's steal.
+_GAINS = frozenset({"draw", "steal"})
 
 
 def _reveal_effect(game: GotchaCards, card: GotchaCard) -> EffectKind | None:
     effect = card.effect
-    if effect is None or game.effect_timing.of(effect.kind) != "reveal":
+    if effect is None:
         return None
-    return effect.kind
+    kind = effect.kind
+    return kind if game.effect_timing.of(kind) == "reveal" else None
 
 
 # ------------------------------------------------------------------------------ Competitive
