@@ -209,8 +209,9 @@ def _score_lanes(game: GotchaCards, out: FieldOutcome) -> None:
     and an item, which does not fight, goes to the trash (clarification item-in-lane). Only a
     card with an effect can bring a lucky bonus, so ``_bonus`` is asked of those alone.
 
-    One loop over every lane, not a call per lane: a turn's resolution is a good part of a
-    Competitive game's cost."""
+    One loop over every lane, not a call per lane (but one per unopposed card, cheaper than a
+    loop over both sides of its lane): a turn's resolution is a good part of a Competitive
+    game's cost."""
     taken, bonus, trashed = out.taken, out.bonus, out.trashed
     (first, second), (fights_first, fights_second) = out.sides, out.fights
     # lane by lane; None where a side has no card
@@ -225,15 +226,23 @@ def _score_lanes(game: GotchaCards, out: FieldOutcome) -> None:
             if a.effect is not None or b.effect is not None:
                 bonus[winner] += _bonus(game, a) + _bonus(game, b)
             continue
-        for side, card, fight in ((0, a, fa), (1, b, fb)):
-            if card is None:
-                continue
-            if fight in _IDLE:
-                trashed.append(card)
-            else:
-                taken[side].append(card)
-                if card.effect is not None:
-                    bonus[side] += _bonus(game, card)
+        if a is not None:
+            _unopposed(game, out, 0, a, fa)
+        if b is not None:
+            _unopposed(game, out, 1, b, fb)
+
+
+def _unopposed(
+    game: GotchaCards, out: FieldOutcome, side: int, card: GotchaCard, fight: str | None
+) -> None:
+    """A card that nothing fights: its owner takes it back, or, an item, it goes to the trash
+    (clarification item-in-lane). See ``_score_lanes``."""
+    if fight in _IDLE:
+        out.trashed.append(card)
+        return
+    out.taken[side].append(card)
+    if card.effect is not None:
+        out.bonus[side] += _bonus(game, card)
 
 
 def resolve_field(
@@ -282,6 +291,7 @@ def settle_field(
     if any(map(_EFFECT, lanes[0])) or any(map(_EFFECT, lanes[1])):  # an effect is never false
         resolved = [[False] * len(lanes[0]), [False] * len(lanes[1])]
         asked = 0  # the answers used so far
+        later = False  # an effect that acts after the effect step (a Magnet's, a lucky card's)
         order = effect_order(game, priority, [len(lanes[0]), len(lanes[1])])  # type: ignore[arg-type]
         for side, lane in order:
             card = lanes[side][lane - 1]
@@ -322,12 +332,15 @@ def settle_field(
                     asked += 1
                 elif kind is not None:
                     _gain(game, card, "reveal", out.draws, out.steals, side)
+                else:
+                    later = True
                 break
-        after = [  # the cards with an effect, where the effect step left them
-            (side, card)
-            for side, lane in order
-            if (card := lanes[side][lane - 1]) is not None and card.effect is not None
-        ]
+        if later:  # every card left with an effect has resolved: some act later
+            after = [  # the cards with an effect, where the effect step left them
+                (side, card)
+                for side, lane in order
+                if (card := lanes[side][lane - 1]) is not None and card.effect is not None
+            ]
     _score_lanes(game, out)
     for side, card in after:
         _gain(game, card, "after-scoring", out.draws, out.steals, side)
