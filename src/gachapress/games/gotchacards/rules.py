@@ -9,6 +9,7 @@ player) and receive the answer; ``answer_all`` drives one from a list of answers
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import zip_longest
@@ -168,7 +169,16 @@ def effect_order(game: GotchaCards, priority: Literal[0, 1], lanes: list[int]) -
     """
     if len(lanes) != 2 or min(lanes) < 0:
         raise ValueError("give the number of cards on each of the two sides")
-    return [[side, lane] for side in (priority, 1 - priority) for lane in range(1, lanes[side] + 1)]
+    return [[side, place + 1] for side, place in _effect_places(priority, *lanes)]
+
+
+@functools.cache
+def _effect_places(priority: int, first: int, second: int) -> tuple[tuple[int, int], ...]:
+    """``effect_order`` with each lane as its index in a side (Lane1 is 0), made once for each
+    priority and pair of lane counts (a few dozen): every Competitive turn with an effect asks,
+    and making the list cost more than the rest of a turn's effect step."""
+    lanes = (first, second)
+    return tuple((side, place) for side in (priority, 1 - priority) for place in range(lanes[side]))
 
 
 @dataclass(slots=True)
@@ -292,12 +302,12 @@ def settle_field(
         resolved = [[False] * len(lanes[0]), [False] * len(lanes[1])]
         asked = 0  # the answers used so far
         later = False  # an effect that acts after the effect step (a Magnet's, a lucky card's)
-        order = effect_order(game, priority, [len(lanes[0]), len(lanes[1])])  # type: ignore[arg-type]
+        order = _effect_places(priority, len(lanes[0]), len(lanes[1]))  # effect_order
         for side, lane in order:
-            card = lanes[side][lane - 1]
+            card = lanes[side][lane]
             if card is None or card.effect is None:  # a plain card does nothing
                 continue
-            here, other, lane = lanes[side], lanes[1 - side], lane - 1
+            here, other = lanes[side], lanes[1 - side]
             while card is not None and not resolved[side][lane]:
                 resolved[side][lane] = True
                 kind = _reveal_effect(game, card)
@@ -339,7 +349,7 @@ def settle_field(
             after = [  # the cards with an effect, where the effect step left them
                 (side, card)
                 for side, lane in order
-                if (card := lanes[side][lane - 1]) is not None and card.effect is not None
+                if (card := lanes[side][lane]) is not None and card.effect is not None
             ]
     _score_lanes(game, out)
     for side, card in after:
