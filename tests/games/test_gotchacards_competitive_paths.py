@@ -61,3 +61,20 @@ def test_competitive_tables_are_made_once_per_load_and_the_outcome_is_slotted() 
     out = rules.answer_all(rules.resolve_field(game.model, 0, cards), [])
     assert isinstance(out, rules.FieldOutcome) and not hasattr(out, "__dict__")
     assert out.fights == [["rock"], ["paper"]] and out.taken == [[], [*cards[0], *cards[1]]]
+
+
+def test_the_per_load_turn_tables_give_what_the_rule_functions_give() -> None:
+    """Who leads each turn and the placing limits for every hand size a game can reach, in
+    regular turns and in overtime (whatever the turn), are the rule functions' answers."""
+    game = load_game("gotchacards")
+    state = game.new_game(2, 1, "competitive")
+    assert isinstance(state, CompetitiveState)
+    tables, model = state.competitive, game.model
+    turns = range(1, len(model.competitive.turns) + 1)
+    sizes = range(model.deck_size(beginner=False) + 1)
+    assert tables.leaders == {turn: rules.turn_leader(model, turn) for turn in turns}
+    assert list(tables.limits) == list(turns)
+    for turn, row in tables.limits.items():
+        assert row == [rules.place_limits(model, turn, n) for n in sizes]
+    for turn in (*turns, len(turns) + 1):
+        assert tables.overtime_limits == [rules.place_limits(model, turn, n, True) for n in sizes]

@@ -686,9 +686,19 @@ class _CompetitiveTables:
         }
         """For each seat as Player1, the seat that picks after each number of draft picks
         (``rules.draft_picker``, through ``_Tables.picker``)."""
-        draft = tables.model.competitive.draft
+        model = tables.model
+        draft = model.competitive.draft
         self.draw, self.keep, self.player2_draw = draft.draw, draft.keep, draft.player2_draw
         """The draft's numbers, read once (each read of a pydantic model's field is slow)."""
+        turns, sizes = range(1, tables.turns + 1), range(len(tables.deck[False]) + 1)
+        self.leaders = {turn: rules.turn_leader(model, turn) for turn in turns}
+        """Who places first and has priority on each turn (0 Player1, 1 Player2)."""
+        self.limits = {turn: [rules.place_limits(model, turn, n) for n in sizes] for turn in turns}
+        """``rules.place_limits`` on each turn for each hand size (no hand holds more cards than
+        the game has): looked up by index, where a memo's key per lookup cost 3k instructions,
+        two or three times a turn."""
+        self.overtime_limits = [rules.place_limits(model, tables.turns, n, True) for n in sizes]
+        """The same in overtime, whatever the turn."""
 
 
 class CompetitiveState(GotchaState):
@@ -842,17 +852,17 @@ class CompetitiveState(GotchaState):
         elif check is not None:
             self._round_won(int(check), "forfeit")
         else:
-            self.priority = self._seat(rule(rules.turn_leader, turn_no))
+            self.priority = self._seat(self.competitive.leaders[turn_no])
             self.placers = (self.priority, 1 - self.priority)
             self._next_placer(0)
 
     def _next_placer(self, index: int) -> None:
         """The next player to place face-down, or the reveal once both have placed."""
-        while index < len(self.placers):
-            seat = self.placers[index]
-            least, most = self.tables.rule(
-                rules.place_limits, self.turn_no, len(self.hands[seat]), self.overtime > 0
-            )
+        comp, placers, hands = self.competitive, self.placers, self.hands
+        limits = comp.overtime_limits if self.overtime else comp.limits[self.turn_no]
+        while index < len(placers):
+            seat = placers[index]
+            least, most = limits[len(hands[seat])]  # rules.place_limits
             if most > 0:
                 self.phase, self.turn, self.placer = PLACE, seat, index
                 self.placed, self.least, self.most = 0, least, most
