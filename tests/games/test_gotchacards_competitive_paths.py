@@ -7,6 +7,7 @@ state worked out afresh or against the rule functions, over many random games.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -64,8 +65,9 @@ def test_competitive_tables_are_made_once_per_load_and_the_outcome_is_slotted() 
 
 
 def test_the_per_load_turn_tables_give_what_the_rule_functions_give() -> None:
-    """Who leads each turn and the placing limits for every hand size a game can reach, in
-    regular turns and in overtime (whatever the turn), are the rule functions' answers."""
+    """Who leads each turn, the placing limits for every hand size a game can reach, in regular
+    turns and in overtime (whatever the turn), and the match's winner for every score of rounds
+    won that the rule accepts are the rule functions' answers."""
     game = load_game("gotchacards")
     state = game.new_game(2, 1, "competitive")
     assert isinstance(state, CompetitiveState)
@@ -78,3 +80,10 @@ def test_the_per_load_turn_tables_give_what_the_rule_functions_give() -> None:
         assert row == [rules.place_limits(model, turn, n) for n in sizes]
     for turn in (*turns, len(turns) + 1):
         assert tables.overtime_limits == [rules.place_limits(model, turn, n, True) for n in sizes]
+    need = model.competitive.rounds_to_win
+    for wins in itertools.product(range(need + 2), repeat=2):
+        if wins in tables.champions:
+            assert tables.champions[wins] == rules.match_winner(model, list(wins))
+        else:
+            with pytest.raises(ValueError):
+                rules.match_winner(model, list(wins))

@@ -17,6 +17,8 @@ their plain fighters are worked out once per load.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import operator
 import random
 from collections.abc import Callable, Collection, Generator, Iterable
@@ -699,6 +701,11 @@ class _CompetitiveTables:
         two or three times a turn."""
         self.overtime_limits = [rules.place_limits(model, tables.turns, n, True) for n in sizes]
         """The same in overtime, whatever the turn."""
+        self.champions: dict[tuple[int, ...], int | None] = {}
+        """``rules.match_winner`` for every score of rounds won that it accepts."""
+        for wins in itertools.product(range(model.competitive.rounds_to_win + 1), repeat=2):
+            with contextlib.suppress(ValueError):  # a score no game reaches
+                self.champions[wins] = rules.match_winner(model, list(wins))
 
 
 class CompetitiveState(GotchaState):
@@ -991,7 +998,7 @@ class CompetitiveState(GotchaState):
         self.piles, self.hands, self.field, self.offer = [[], []], [[], []], [[], []], []
         self.revealed = False
         self._legal = None  # left by a draft or placing step, if this came from outside a move
-        champion = self.tables.rule(rules.match_winner, tuple(self.round_wins))
+        champion = self.competitive.champions[tuple(self.round_wins)]
         if champion is not None:
             self.phase, self.winner = OVER, champion
             return
