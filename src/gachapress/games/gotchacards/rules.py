@@ -20,6 +20,7 @@ from gachapress.games.gotchacards.model import (
     BonusEffect,
     CardType,
     Direction,
+    Effect,
     EffectKind,
     FightType,
     GotchaCard,
@@ -121,11 +122,16 @@ def _gain(
     if effect is None:
         return
     kind = effect.kind
-    if kind not in _GAINS or game.effect_timing.of(kind) != timing:
-        return
+    if kind in _GAINS and game.effect_timing.of(kind) == timing:
+        _add_gain(effect, kind, draws, steals, who)
+
+
+def _add_gain(effect: Effect, kind: str, draws: list[int], steals: list[int], who: int) -> None:
+    """The cards an effect of ``kind`` (a draw, a steal; any other gains nothing) acting now
+    adds to seat ``who``'s draws or steals."""
     if kind == "draw":
         draws[who] += effect.count  # type: ignore[union-attr]
-    else:
+    elif kind == "steal":
         steals[who] += effect.count  # type: ignore[union-attr]
 
 
@@ -340,8 +346,8 @@ def settle_field(
                         return Choice(side, "type", types, card.id, _lanes_view(lanes))
                     fights[side][lane] = answers[asked]  # type: ignore[assignment]
                     asked += 1
-                elif kind is not None:
-                    _gain(game, card, "reveal", out.draws, out.steals, side)
+                elif kind is not None:  # it acts now: no need to ask its kind and timing again
+                    _add_gain(effect, kind, out.draws, out.steals, side)  # type: ignore[arg-type]
                 else:
                     later = True
                 break
