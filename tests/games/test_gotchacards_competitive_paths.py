@@ -13,6 +13,7 @@ import random
 import pytest
 
 from gachapress.engine import load_game
+from gachapress.games.gotchacards import engine as engine_module
 from gachapress.games.gotchacards import rules
 from gachapress.games.gotchacards.engine import KEEP, PICK, PLACE, CompetitiveState
 
@@ -87,3 +88,24 @@ def test_the_per_load_turn_tables_give_what_the_rule_functions_give() -> None:
         else:
             with pytest.raises(ValueError):
                 rules.match_winner(model, list(wins))
+
+
+def test_turn_start_checks_are_remembered_as_the_rule_function_gives_them() -> None:
+    """The turn-start table, filled in as games meet hand sizes, holds what
+    ``rules.turn_start_check`` gives for each entry filled."""
+    game = load_game("gotchacards")
+    for seed in range(30):
+        state = game.new_game(2, seed, "competitive")
+        choose = random.Random(seed).random
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[int(choose() * len(legal))])
+    assert isinstance(state, CompetitiveState)
+    filled = 0
+    for turn, rows in state.competitive.starts.items():
+        for first, row in enumerate(rows):
+            for second, check in enumerate(row):
+                if check is not engine_module._UNKNOWN:
+                    assert check == rules.turn_start_check(game.model, turn, [first, second])
+                    filled += 1
+    assert filled > 10

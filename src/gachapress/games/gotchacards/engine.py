@@ -62,6 +62,8 @@ STEPS = ("reveal", "cards", "after-scoring")
 #: showdowns, with a few answers to choices; four players far more, so the first ones met are
 #: kept).
 SHOWDOWN_MEMO = 20_000
+#: An entry of a per-load table not worked out yet.
+_UNKNOWN = object()
 #: A card's id, read in C by ``map`` (a comprehension per list costs a frame's bytecodes).
 _ID = operator.attrgetter("id")
 
@@ -701,11 +703,27 @@ class _CompetitiveTables:
         two or three times a turn."""
         self.overtime_limits = [rules.place_limits(model, tables.turns, n, True) for n in sizes]
         """The same in overtime, whatever the turn."""
+        self.model = model
+        self.starts: dict[int, list[list[Any]]] = {
+            turn: [[_UNKNOWN] * len(sizes) for _ in sizes] for turn in turns
+        }
+        """``rules.turn_start_check`` by turn and the two hand sizes, filled in as games meet
+        them (``turn_start``): the whole table would take thousands of calls per load."""
         self.champions: dict[tuple[int, ...], int | None] = {}
         """``rules.match_winner`` for every score of rounds won that it accepts."""
         for wins in itertools.product(range(model.competitive.rounds_to_win + 1), repeat=2):
             with contextlib.suppress(ValueError):  # a score no game reaches
                 self.champions[wins] = rules.match_winner(model, list(wins))
+
+    def turn_start(self, turn: int, first: int, second: int) -> int | str | None:
+        """``rules.turn_start_check`` at the start of ``turn`` with hands of ``first`` and
+        ``second`` cards, worked out once per load: every turn asks, and a lookup by index
+        costs a quarter of a memo's by a tuple key (``_Tables.rule``)."""
+        row = self.starts[turn][first]
+        check = row[second]
+        if check is _UNKNOWN:
+            check = row[second] = rules.turn_start_check(self.model, turn, [first, second])
+        return check  # type: ignore[no-any-return]
 
 
 class CompetitiveState(GotchaState):
@@ -849,11 +867,11 @@ class CompetitiveState(GotchaState):
 
     # -- turns (seed, "Game Flow") -------------------------------------------------------------
     def _start_turn(self) -> None:
-        rule, turn_no, hands = self.tables.rule, self.turn_no, self.hands
+        turn_no, hands = self.turn_no, self.hands
         if turn_no > self.tables.turns:
             self._end_on_points()
             return
-        check = rule(rules.turn_start_check, turn_no, (len(hands[0]), len(hands[1])))
+        check = self.competitive.turn_start(turn_no, len(hands[0]), len(hands[1]))
         if check == "points":
             self._end_on_points()
         elif check is not None:
@@ -955,18 +973,18 @@ class CompetitiveState(GotchaState):
             self._round_won(winner, "points")
 
     def _overtime_turn(self) -> None:
-        model = self.model
-        if not rules.overtime_goes_on(model, COMPETITIVE, self.overtime):
+        rule = self.tables.rule  # rules of the model's numbers: each pydantic read is slow
+        if not rule(rules.overtime_goes_on, COMPETITIVE, self.overtime):
             self.overtime_limit = True
             self._coin_settles()
             return
         self.overtime += 1
         self.priority = self._coin(2)  # clarification overtime-order: a coin
-        count = rules.overtime_draw(model, self.overtime)
+        count = rule(rules.overtime_draw, self.overtime)
         for seat in self._order():
             self.hands[seat] += self._draw(count)
         self.event("overtime", turn=self.overtime, first=self.priority)
-        if rules.overtime_short(model, [len(h) for h in self.hands]):
+        if rule(rules.overtime_short, tuple(map(len, self.hands))):
             self._coin_settles()
             return
         self.placers = (self.priority, 1 - self.priority)
