@@ -1,10 +1,11 @@
 """GotchaCards' rule functions: pure, small, and each tied to the seed rule it implements.
 
-Two resolvers do the heavy lifting and are shared with the engine: ``resolve_field`` (a
-Competitive turn: the effect step, the lanes, the after-scoring effects) and
-``resolve_showdown`` (a Party turn). Both are generators that yield a ``Choice`` whenever a
-card's holder must decide something (a Hammer's target, a Wildcard's type, a Party Swap Across's
-player) and receive the answer; ``answer_all`` drives one from a list of answers.
+Two resolvers do the heavy lifting: ``resolve_field`` (a Competitive turn: the effect step, the
+lanes, the after-scoring effects) and ``resolve_showdown`` (a Party turn). Both are generators
+that yield a ``Choice`` whenever a card's holder must decide something (a Hammer's target, a
+Wildcard's type, a Party Swap Across's player) and receive the answer; ``answer_all`` drives one
+from a list of answers. ``resolve_field`` is the generator form of ``settle_field``, a plain
+function given the answers so far, which the engine calls.
 """
 
 from __future__ import annotations
