@@ -7,11 +7,13 @@ state worked out afresh or against the rule functions, over many random games.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
 from gachapress.engine import load_game
+from gachapress.games.gotchacards import engine as engine_module
 from gachapress.games.gotchacards import rules
 from gachapress.games.gotchacards.engine import KEEP, PICK, PLACE, CompetitiveState
 
@@ -43,9 +45,9 @@ def test_draft_and_placing_moves_leave_the_legal_actions_worked_out_afresh(
 
 
 def test_competitive_tables_are_made_once_per_load_and_the_outcome_is_slotted() -> None:
-    """The pick order comes from a per-load table (``rules.draft_picker`` for each pick), and
-    the outcome made every turn has no instance dict (a dict per turn cost more than the
-    resolution's bookkeeping)."""
+    """The pick order and the draft's numbers come from a per-load table (``rules.draft_picker``
+    for each pick, the model's draft), and the outcome made every turn has no instance dict (a
+    dict per turn cost more than the resolution's bookkeeping)."""
     game = load_game("gotchacards")
     first, second = game.new_game(2, 1, "competitive"), game.new_game(2, 2, "competitive")
     assert isinstance(first, CompetitiveState) and isinstance(second, CompetitiveState)
@@ -54,7 +56,56 @@ def test_competitive_tables_are_made_once_per_load_and_the_outcome_is_slotted() 
         seats = first.competitive.pickers[player1]
         roles = [rules.draft_picker(game.model, picks) for picks in range(len(seats))]
         assert seats == tuple(player1 if role == 0 else 1 - player1 for role in roles)
+    draft = game.model.competitive.draft
+    numbers = first.competitive.draw, first.competitive.keep, first.competitive.player2_draw
+    assert numbers == (draft.draw, draft.keep, draft.player2_draw)
     cards = [first.tables.by_id["rock-1"]], [first.tables.by_id["paper-1"]]
     out = rules.answer_all(rules.resolve_field(game.model, 0, cards), [])
     assert isinstance(out, rules.FieldOutcome) and not hasattr(out, "__dict__")
     assert out.fights == [["rock"], ["paper"]] and out.taken == [[], [*cards[0], *cards[1]]]
+
+
+def test_the_per_load_turn_tables_give_what_the_rule_functions_give() -> None:
+    """Who leads each turn, the placing limits for every hand size a game can reach, in regular
+    turns and in overtime (whatever the turn), and the match's winner for every score of rounds
+    won that the rule accepts are the rule functions' answers."""
+    game = load_game("gotchacards")
+    state = game.new_game(2, 1, "competitive")
+    assert isinstance(state, CompetitiveState)
+    tables, model = state.competitive, game.model
+    turns = range(1, len(model.competitive.turns) + 1)
+    sizes = range(model.deck_size(beginner=False) + 1)
+    assert tables.leaders == {turn: rules.turn_leader(model, turn) for turn in turns}
+    assert list(tables.limits) == list(turns)
+    for turn, row in tables.limits.items():
+        assert row == [rules.place_limits(model, turn, n) for n in sizes]
+    for turn in (*turns, len(turns) + 1):
+        assert tables.overtime_limits == [rules.place_limits(model, turn, n, True) for n in sizes]
+    need = model.competitive.rounds_to_win
+    for wins in itertools.product(range(need + 2), repeat=2):
+        if wins in tables.champions:
+            assert tables.champions[wins] == rules.match_winner(model, list(wins))
+        else:
+            with pytest.raises(ValueError):
+                rules.match_winner(model, list(wins))
+
+
+def test_turn_start_checks_are_remembered_as_the_rule_function_gives_them() -> None:
+    """The turn-start table, filled in as games meet hand sizes, holds what
+    ``rules.turn_start_check`` gives for each entry filled."""
+    game = load_game("gotchacards")
+    for seed in range(30):
+        state = game.new_game(2, seed, "competitive")
+        choose = random.Random(seed).random
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[int(choose() * len(legal))])
+    assert isinstance(state, CompetitiveState)
+    filled = 0
+    for turn, rows in state.competitive.starts.items():
+        for first, row in enumerate(rows):
+            for second, check in enumerate(row):
+                if check is not engine_module._UNKNOWN:
+                    assert check == rules.turn_start_check(game.model, turn, [first, second])
+                    filled += 1
+    assert filled > 10

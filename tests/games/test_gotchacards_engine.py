@@ -759,14 +759,16 @@ def test_a_clone_of_a_slotted_state_is_independent_and_plays_alike(mode: str, pl
 
 
 def test_the_model_s_rules_are_worked_out_once_per_load() -> None:
-    """The turn checks and placing limits come from per-load tables, and give what the rule
-    functions give."""
+    """The overtime rules come from a per-load memo, and give what the rule functions give
+    (Competitive's turn checks, placing limits and turn leaders are tabulated: see
+    test_gotchacards_competitive_paths)."""
     game = load_game("gotchacards")
     first = game.new_game(2, 1, "competitive")
     assert game.new_game(2, 2, "party").tables is first.tables
-    play_game(game, 2, 1, "competitive")
+    for seed in range(20):
+        play_game(game, 2, seed, "competitive")
     memo = first.tables._rules
-    assert any(key[0] is engine_module.rules.place_limits for key in memo)
+    assert any(key[0] is engine_module.rules.overtime_draw for key in memo)
     for (rule, *args), value in memo.items():
         assert value == rule(game.model, *args)
 

@@ -7,8 +7,8 @@ from the model. Face-down play is a hidden commitment: the players place their c
 time in turn order, nobody else's observation shows them (only how many), and they are revealed
 together. A card's effect that needs a decision (a Hammer's target, a Wildcard's type, a Party
 Swap Across's or Magnet's player) pauses the turn until its holder answers; the turn is
-resolved again from the answers given so far (a Competitive turn by the pausing resolver
-``rules.resolve_field``, a Party turn by the plain function ``rules.showdown_step``), so the
+resolved again from the answers given so far by a plain rule function
+(``rules.settle_field`` for a Competitive turn, ``rules.showdown_step`` for a Party turn), so the
 state holds only plain data. What a resolver decides becomes a ``Plan``, carried out step by
 step; a Party game remembers each showdown's steps by the classes of the cards played, in seat
 terms (``PartyState._resolve``), so that turns alike but for the ids of their plain fighters
@@ -17,6 +17,8 @@ are worked out once per load.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import operator
 import random
 from collections.abc import Callable, Collection, Generator, Iterable
@@ -60,6 +62,8 @@ STEPS = ("reveal", "cards", "after-scoring")
 #: showdowns, with a few answers to choices; four players far more, so the first ones met are
 #: kept).
 SHOWDOWN_MEMO = 20_000
+#: An entry of a per-load table not worked out yet.
+_UNKNOWN = object()
 #: A card's id, read in C by ``map`` (a comprehension per list costs a frame's bytecodes).
 _ID = operator.attrgetter("id")
 
@@ -391,20 +395,10 @@ class GotchaState(PhasedState):
         return drawn
 
     # -- resolving a revealed turn -------------------------------------------------------------
-    def _resolver(self) -> Any:
-        """A fresh resolver for the revealed cards (``rules.resolve_field`` or ``_showdown``)."""
-        raise NotImplementedError
-
     def _resolve(self) -> None:
-        """Run the resolver with the answers given so far: pause for the next choice, or
-        finish the turn with its outcome."""
-        choice, outcome = self._next_step(self._resolver)
-        if choice is None:
-            self.choice = None
-            self._outcome(outcome)
-            return
-        self.choice = choice
-        self.phase, self.turn = EFFECT, choice.player
+        """Resolve the revealed cards with the answers given so far: pause for the next
+        choice, or finish the turn with its outcome."""
+        raise NotImplementedError
 
     def _next_step(self, fresh: Callable[[], Generator[rules.Choice, rules.Answer, Any]]) -> Any:
         """The turn's resolver given the answers so far: ``(choice, None)`` when it pauses for
@@ -696,6 +690,40 @@ class _CompetitiveTables:
         }
         """For each seat as Player1, the seat that picks after each number of draft picks
         (``rules.draft_picker``, through ``_Tables.picker``)."""
+        model = tables.model
+        draft = model.competitive.draft
+        self.draw, self.keep, self.player2_draw = draft.draw, draft.keep, draft.player2_draw
+        """The draft's numbers, read once (each read of a pydantic model's field is slow)."""
+        turns, sizes = range(1, tables.turns + 1), range(len(tables.deck[False]) + 1)
+        self.leaders = {turn: rules.turn_leader(model, turn) for turn in turns}
+        """Who places first and has priority on each turn (0 Player1, 1 Player2)."""
+        self.limits = {turn: [rules.place_limits(model, turn, n) for n in sizes] for turn in turns}
+        """``rules.place_limits`` on each turn for each hand size (no hand holds more cards than
+        the game has): looked up by index, where a memo's key per lookup cost 3k instructions,
+        two or three times a turn."""
+        self.overtime_limits = [rules.place_limits(model, tables.turns, n, True) for n in sizes]
+        """The same in overtime, whatever the turn."""
+        self.model = model
+        self.starts: dict[int, list[list[Any]]] = {
+            turn: [[_UNKNOWN] * len(sizes) for _ in sizes] for turn in turns
+        }
+        """``rules.turn_start_check`` by turn and the two hand sizes, filled in as games meet
+        them (``turn_start``): the whole table would take thousands of calls per load."""
+        self.champions: dict[tuple[int, ...], int | None] = {}
+        """``rules.match_winner`` for every score of rounds won that it accepts."""
+        for wins in itertools.product(range(model.competitive.rounds_to_win + 1), repeat=2):
+            with contextlib.suppress(ValueError):  # a score no game reaches
+                self.champions[wins] = rules.match_winner(model, list(wins))
+
+    def turn_start(self, turn: int, first: int, second: int) -> int | str | None:
+        """``rules.turn_start_check`` at the start of ``turn`` with hands of ``first`` and
+        ``second`` cards, worked out once per load: every turn asks, and a lookup by index
+        costs a quarter of a memo's by a tuple key (``_Tables.rule``)."""
+        row = self.starts[turn][first]
+        check = row[second]
+        if check is _UNKNOWN:
+            check = row[second] = rules.turn_start_check(self.model, turn, [first, second])
+        return check  # type: ignore[no-any-return]
 
 
 class CompetitiveState(GotchaState):
@@ -767,8 +795,8 @@ class CompetitiveState(GotchaState):
     def _start_round(self) -> None:
         self.round += 1
         self.turn_no = self.overtime = self.kept = self.picks = 0
-        self.offer = self._draw(self.model.competitive.draft.draw)
-        self.event("round", round=self.round, player1=self.player1)
+        self.offer = self._draw(self.competitive.draw)
+        self.log.append({"event": "round", "round": self.round, "player1": self.player1})  # event()
         self.pickers = self.competitive.pickers[self.player1]
         self.phase, self.turn = KEEP, self.player1
         if not self.offer:
@@ -782,7 +810,7 @@ class CompetitiveState(GotchaState):
         offer.remove(card)
         self.hands[self.turn].append(card)
         self.kept += 1
-        if self.kept >= self.model.competitive.draft.keep or not offer:
+        if self.kept >= self.competitive.keep or not offer:
             self._next_pick()
         else:
             keep = self.tables.keep
@@ -809,7 +837,7 @@ class CompetitiveState(GotchaState):
             self._legal = self._offer(self.tables.pick, offer)
             return
         player2 = self._seat(1)
-        self.hands[player2] += self._draw(self.model.competitive.draft.player2_draw)
+        self.hands[player2] += self._draw(self.competitive.player2_draw)
         self.turn_no = 1
         self._start_turn()
 
@@ -839,27 +867,27 @@ class CompetitiveState(GotchaState):
 
     # -- turns (seed, "Game Flow") -------------------------------------------------------------
     def _start_turn(self) -> None:
-        rule, turn_no, hands = self.tables.rule, self.turn_no, self.hands
+        turn_no, hands = self.turn_no, self.hands
         if turn_no > self.tables.turns:
             self._end_on_points()
             return
-        check = rule(rules.turn_start_check, turn_no, (len(hands[0]), len(hands[1])))
+        check = self.competitive.turn_start(turn_no, len(hands[0]), len(hands[1]))
         if check == "points":
             self._end_on_points()
         elif check is not None:
             self._round_won(int(check), "forfeit")
         else:
-            self.priority = self._seat(rule(rules.turn_leader, turn_no))
+            self.priority = self._seat(self.competitive.leaders[turn_no])
             self.placers = (self.priority, 1 - self.priority)
             self._next_placer(0)
 
     def _next_placer(self, index: int) -> None:
         """The next player to place face-down, or the reveal once both have placed."""
-        while index < len(self.placers):
-            seat = self.placers[index]
-            least, most = self.tables.rule(
-                rules.place_limits, self.turn_no, len(self.hands[seat]), self.overtime > 0
-            )
+        comp, placers, hands = self.competitive, self.placers, self.hands
+        limits = comp.overtime_limits if self.overtime else comp.limits[self.turn_no]
+        while index < len(placers):
+            seat = placers[index]
+            least, most = limits[len(hands[seat])]  # rules.place_limits
             if most > 0:
                 self.phase, self.turn, self.placer = PLACE, seat, index
                 self.placed, self.least, self.most = 0, least, most
@@ -901,10 +929,18 @@ class CompetitiveState(GotchaState):
         self.answers = []
         self._resolve()
 
-    def _resolver(self) -> Any:
+    def _resolve(self) -> None:
+        """``rules.settle_field`` of the revealed lanes and the answers so far, a plain call
+        (run afresh after each answer: the state keeps no paused resolver)."""
         card, field = self.tables.by_id.__getitem__, self.field
-        sides = [list(map(card, field[0])), list(map(card, field[1]))]
-        return rules.resolve_field(self.model, self.priority, sides)
+        sides = (map(card, field[0]), map(card, field[1]))
+        step = rules.settle_field(self.model, self.priority, sides, self.answers)
+        if type(step) is rules.Choice:
+            self.choice = step
+            self.phase, self.turn = EFFECT, step.player
+            return
+        self.choice = None
+        self._outcome(step)
 
     def _fights(self, out: Any) -> list[list[str | None]]:
         """Each lane after the effect step: the type its card fights as, item, or None."""
@@ -937,18 +973,18 @@ class CompetitiveState(GotchaState):
             self._round_won(winner, "points")
 
     def _overtime_turn(self) -> None:
-        model = self.model
-        if not rules.overtime_goes_on(model, COMPETITIVE, self.overtime):
+        rule = self.tables.rule  # rules of the model's numbers: each pydantic read is slow
+        if not rule(rules.overtime_goes_on, COMPETITIVE, self.overtime):
             self.overtime_limit = True
             self._coin_settles()
             return
         self.overtime += 1
         self.priority = self._coin(2)  # clarification overtime-order: a coin
-        count = rules.overtime_draw(model, self.overtime)
+        count = rule(rules.overtime_draw, self.overtime)
         for seat in self._order():
             self.hands[seat] += self._draw(count)
         self.event("overtime", turn=self.overtime, first=self.priority)
-        if rules.overtime_short(model, [len(h) for h in self.hands]):
+        if rule(rules.overtime_short, tuple(map(len, self.hands))):
             self._coin_settles()
             return
         self.placers = (self.priority, 1 - self.priority)
@@ -963,24 +999,24 @@ class CompetitiveState(GotchaState):
     def _round_won(self, winner: int, how: str) -> None:
         self.round_wins[winner] += 1
         self.how = how
-        self.event(
-            "round-end",
-            round=self.round,
-            winner=winner,
-            how=how,
-            points=self.points(),
-            hands=[len(h) for h in self.hands],
+        piles, hands, field, trash = self.piles, self.hands, self.field, self.trash
+        self.log.append(  # the entry ``event`` would make, built at once
+            {
+                "event": "round-end",
+                "round": self.round,
+                "winner": winner,
+                "how": how,
+                "points": self.points(),
+                "hands": list(map(len, hands)),
+            }
         )
-        for seat in range(2):  # clarification round-cleanup
-            self.trash += self.piles[seat]
-            self.trash += self.hands[seat]
-            self.trash += self.field[seat]
-            self.piles[seat], self.hands[seat], self.field[seat] = [], [], []
-        self.trash += self.offer
-        self.offer = []
+        # clarification round-cleanup: each seat's pile, hand and lanes, then the draft's rest
+        for cards in (piles[0], hands[0], field[0], piles[1], hands[1], field[1], self.offer):
+            trash += cards
+        self.piles, self.hands, self.field, self.offer = [[], []], [[], []], [[], []], []
         self.revealed = False
         self._legal = None  # left by a draft or placing step, if this came from outside a move
-        champion = rules.match_winner(self.model, self.round_wins)
+        champion = self.competitive.champions[tuple(self.round_wins)]
         if champion is not None:
             self.phase, self.winner = OVER, champion
             return

@@ -1,19 +1,20 @@
 """GotchaCards' rule functions: pure, small, and each tied to the seed rule it implements.
 
-Two resolvers do the heavy lifting and are shared with the engine: ``resolve_field`` (a
+Two resolvers do the heavy lifting and are shared with the engine: ``settle_field`` (a
 Competitive turn: the effect step, the lanes, the after-scoring effects) and ``showdown_step``
-(a Party turn). Each stops at a ``Choice`` whenever a card's holder must decide something (a
-Hammer's target, a Wildcard's type, a Party Swap Across's player): ``resolve_field`` is a
-generator that yields it and receives the answer; ``showdown_step`` is a plain function that
-takes the answers so far and returns the next choice or the outcome (``resolve_showdown`` is
-its generator form). ``answer_all`` drives a generator from a list of answers.
+(a Party turn). Each is a plain function that takes the holders' answers so far and returns the
+next ``Choice`` (a Hammer's target, a Wildcard's type, a Party Swap Across's player) or the
+outcome; ``resolve_field`` and ``resolve_showdown`` are their generator forms, which yield each
+choice and receive the answer, and ``answer_all`` drives one from a list of answers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+import functools
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, repeat, zip_longest
+from operator import attrgetter
 from typing import Literal
 
 from gachapress.games.gotchacards.model import (
@@ -97,21 +98,36 @@ def _slots_view(cards: Sequence[GotchaCard | None]) -> tuple[tuple[str | None, .
 def _gain(
     game: GotchaCards, card: GotchaCard, timing: str, draws: list[int], steals: list[int], who: int
 ) -> None:
-    """Apply a Gacha Capsule's or a Magnet's effect at ``timing`` for seat ``who``."""
+    """Apply a Gacha Capsule's or a Magnet's effect at ``timing`` for seat ``who``. The kind is
+    asked first and read once: every read of a model's field is slow, and most effects are
+    neither."""
     effect = card.effect
-    if effect is None or game.effect_timing.of(effect.kind) != timing:
+    if effect is None:
         return
-    if effect.kind == "draw":
-        draws[who] += effect.count
-    elif effect.kind == "steal":
-        steals[who] += effect.count
+    kind = effect.kind
+    if kind in _GAINS and game.effect_timing.of(kind) == timing:
+        _add_gain(effect, kind, draws, steals, who)
+
+
+def _add_gain(effect: Effect, kind: str, draws: list[int], steals: list[int], who: int) -> None:
+    """The cards an effect of ``kind`` (a draw, a steal; any other gains nothing) acting now
+    adds to seat ``who``'s draws or steals."""
+    if kind == "draw":
+        draws[who] += effect.count  # type: ignore[union-attr]
+    elif kind == "steal":
+        steals[who] += effect.count  # type: ignore[union-attr]
+
+
+#: The effects that gain cards: a Gacha Capsule's draw, a Magnet's steal.
+_GAINS = frozenset({"draw", "steal"})
 
 
 def _reveal_effect(game: GotchaCards, card: GotchaCard) -> EffectKind | None:
     effect = card.effect
-    if effect is None or game.effect_timing.of(effect.kind) != "reveal":
+    if effect is None:
         return None
-    return effect.kind
+    kind = effect.kind
+    return kind if game.effect_timing.of(kind) == "reveal" else None
 
 
 # ------------------------------------------------------------------------------ Competitive
@@ -142,7 +158,16 @@ def effect_order(game: GotchaCards, priority: Literal[0, 1], lanes: list[int]) -
     """
     if len(lanes) != 2 or min(lanes) < 0:
         raise ValueError("give the number of cards on each of the two sides")
-    return [[side, lane] for side in (priority, 1 - priority) for lane in range(1, lanes[side] + 1)]
+    return [[side, place + 1] for side, place in _effect_places(priority, *lanes)]
+
+
+@functools.cache
+def _effect_places(priority: int, first: int, second: int) -> tuple[tuple[int, int], ...]:
+    """``effect_order`` with each lane as its index in a side (Lane1 is 0), made once for each
+    priority and pair of lane counts (a few dozen): every Competitive turn with an effect asks,
+    and making the list cost more than the rest of a turn's effect step."""
+    lanes = (first, second)
+    return tuple((side, place) for side in (priority, 1 - priority) for place in range(lanes[side]))
 
 
 @dataclass(slots=True)
@@ -169,6 +194,9 @@ class FieldOutcome:
     """Cards that go to the trash: ties, items, Hammer victims."""
 
 
+_TYPE, _EFFECT = attrgetter("type"), attrgetter("effect")
+"""A card's type and effect, read in C by ``map`` (a comprehension costs a frame)."""
+
 #: What a place's card fights as when nothing fights there: no card (an empty lane, a Party
 #: seat without one), or an item (clarifications item-in-lane, party-items).
 _IDLE = frozenset({None, "item"})
@@ -180,8 +208,9 @@ def _score_lanes(game: GotchaCards, out: FieldOutcome) -> None:
     and an item, which does not fight, goes to the trash (clarification item-in-lane). Only a
     card with an effect can bring a lucky bonus, so ``_bonus`` is asked of those alone.
 
-    One loop over every lane, not a call per lane: a turn's resolution is a good part of a
-    Competitive game's cost."""
+    One loop over every lane, not a call per lane (but one per unopposed card, cheaper than a
+    loop over both sides of its lane): a turn's resolution is a good part of a Competitive
+    game's cost."""
     taken, bonus, trashed = out.taken, out.bonus, out.trashed
     (first, second), (fights_first, fights_second) = out.sides, out.fights
     # lane by lane; None where a side has no card
@@ -196,88 +225,121 @@ def _score_lanes(game: GotchaCards, out: FieldOutcome) -> None:
             if a.effect is not None or b.effect is not None:
                 bonus[winner] += _bonus(game, a) + _bonus(game, b)
             continue
-        for side, card, fight in ((0, a, fa), (1, b, fb)):
-            if card is None:
-                continue
-            if fight in _IDLE:
-                trashed.append(card)
-            else:
-                taken[side].append(card)
-                if card.effect is not None:
-                    bonus[side] += _bonus(game, card)
+        if a is not None:
+            _unopposed(game, out, 0, a, fa)
+        if b is not None:
+            _unopposed(game, out, 1, b, fb)
+
+
+def _unopposed(
+    game: GotchaCards, out: FieldOutcome, side: int, card: GotchaCard, fight: str | None
+) -> None:
+    """A card that nothing fights: its owner takes it back, or, an item, it goes to the trash
+    (clarification item-in-lane). See ``_score_lanes``."""
+    if fight in _IDLE:
+        out.trashed.append(card)
+        return
+    out.taken[side].append(card)
+    if card.effect is not None:
+        out.bonus[side] += _bonus(game, card)
 
 
 def resolve_field(
-    game: GotchaCards, priority: int, sides: Sequence[Sequence[GotchaCard | None]]
+    game: GotchaCards, priority: int, sides: Sequence[Sequence[GotchaCard]]
 ) -> Generator[Choice, Answer, FieldOutcome]:
-    """Resolve a Competitive turn once every card is revealed.
+    """Resolve a Competitive turn once every card is revealed, as a resolver: it yields each
+    ``Choice`` a holder must make and receives the answer (``settle_field`` given the answers
+    so far, run afresh for each; the rules are there).
+    """
+    answers: list[Answer] = []
+    while True:
+        step = settle_field(game, priority, sides, answers)
+        if type(step) is FieldOutcome:
+            return step
+        answers.append((yield step))  # type: ignore[misc]
+
+
+def settle_field(
+    game: GotchaCards,
+    priority: int,
+    sides: Sequence[Iterable[GotchaCard]],
+    answers: Sequence[Answer] = (),
+) -> FieldOutcome | Choice:
+    """A Competitive turn once every card is revealed: ``sides`` holds each seat's cards, Lane1
+    outward (seed: lanes fill without gaps), ``answers`` the holders' decisions so far in the
+    order they are asked. Returns the outcome, or the next ``Choice`` when an effect asks
+    beyond them.
 
     Seed, "Game Flow" (lanes in order, the starting player's effects first) and "Earning
     Points"; clarifications effect-priority-and-lanes, swap-competitive, swap-chain,
     effect-holder, item-in-lane, hammer-target, wildcard-type, lucky-bonus.
 
     The field is kept by position: each lane's card, what it fights as and whether its effect
-    has resolved, in three side-by-side rows that a swap trades together (no object per card:
-    a turn's resolution is a good part of a Competitive game's cost).
+    has resolved, in three side-by-side rows that a swap trades together; a swapped-in card
+    resolves right away, for its new holder (swap-chain). A plain function, not a generator
+    (``resolve_field`` is that): a turn's resolution is a good part of a Competitive game's
+    cost, and most turns ask nothing.
     """
     if priority not in (0, 1) or len(sides) != 2:
         raise ValueError("a Competitive field has two sides and priority 0 or 1")
-    lanes = [list(sides[0]), list(sides[1])]
+    lanes: list[list[GotchaCard | None]] = [list(sides[0]), list(sides[1])]
     fights: list[list[FightType | Literal["item"] | None]]
-    fights = [[None if c is None else c.type for c in side] for side in lanes]
+    fights = [list(map(_TYPE, lanes[0])), list(map(_TYPE, lanes[1]))]
     out = FieldOutcome(lanes, fights, [[], []], [0, 0], [0, 0], [0, 0], [])  # no factories
     after: list[tuple[int, GotchaCard]] = []
-    if any(c is not None and c.effect is not None for side in lanes for c in side):
+    if any(map(_EFFECT, lanes[0])) or any(map(_EFFECT, lanes[1])):  # an effect is never false
         resolved = [[False] * len(lanes[0]), [False] * len(lanes[1])]
-
-        def resolve(side: int, lane: int) -> Generator[Choice, Answer, None]:
-            card = lanes[side][lane]
-            if card is None or resolved[side][lane]:
-                return
-            resolved[side][lane] = True
-            kind = _reveal_effect(game, card)
-            other = 1 - side
-            effect = card.effect
-            if kind == "swap" and isinstance(effect, SwapEffect):
-                target = swap_target_lane(game, lane + 1, effect.direction)
-                if target is None or target > len(lanes[other]) or lanes[other][target - 1] is None:
-                    return
-                there = target - 1
-                for row in (lanes, fights, resolved):
-                    row[side][lane], row[other][there] = row[other][there], row[side][lane]  # type: ignore[index]
-                yield from resolve(side, lane)  # the card that arrived, for its new holder
-            elif kind == "smash" and isinstance(effect, SmashEffect):
-                options = tuple(i + 1 for i, c in enumerate(lanes[other]) if c is not None)
-                if not options:
-                    return
-                hit = (
-                    options[0]
-                    if len(options) == 1
-                    else (yield Choice(side, "lane", options, card.id, _lanes_view(lanes)))
-                )
-                victim = lanes[other][int(hit) - 1]
-                lanes[other][int(hit) - 1] = fights[other][int(hit) - 1] = None
-                if victim is not None:
-                    out.trashed.append(victim)
-            elif kind == "wild" and isinstance(effect, WildEffect):
-                named = yield Choice(
-                    side, "type", tuple(fight_types(game)), card.id, _lanes_view(lanes)
-                )
-                fights[side][lane] = named  # type: ignore[assignment]
-            elif kind is not None:
-                _gain(game, card, "reveal", out.draws, out.steals, side)
-
-        counts = [len(lanes[0]), len(lanes[1])]
-        order = effect_order(game, priority, counts)  # type: ignore[arg-type]
+        asked = 0  # the answers used so far
+        later = False  # an effect that acts after the effect step (a Magnet's, a lucky card's)
+        order = _effect_places(priority, len(lanes[0]), len(lanes[1]))  # effect_order
         for side, lane in order:
-            card = lanes[side][lane - 1]
-            if card is not None and card.effect is not None:  # a plain card does nothing
-                yield from resolve(side, lane - 1)
-        after = [  # the cards with an effect, where the effect step left them
-            (side, card)
-            for side, lane in order
-            if (card := lanes[side][lane - 1]) is not None and card.effect is not None
-        ]
+            card = lanes[side][lane]
+            if card is None or card.effect is None:  # a plain card does nothing
+                continue
+            here, other = lanes[side], lanes[1 - side]
+            while card is not None and not resolved[side][lane]:
+                resolved[side][lane] = True
+                kind = _reveal_effect(game, card)
+                effect = card.effect
+                if kind == "swap" and isinstance(effect, SwapEffect):
+                    target = swap_target_lane(game, lane + 1, effect.direction)
+                    if target is None or target > len(other) or other[target - 1] is None:
+                        break
+                    there = target - 1
+                    for row in (lanes, fights, resolved):
+                        mine, theirs = row[side], row[1 - side]
+                        mine[lane], theirs[there] = theirs[there], mine[lane]  # type: ignore[assignment]
+                    card = here[lane]  # the card that arrived resolves next, for its new holder
+                    continue
+                if kind == "smash" and isinstance(effect, SmashEffect):
+                    options = tuple(i + 1 for i, c in enumerate(other) if c is not None)
+                    if not options:
+                        break
+                    if len(options) == 1:
+                        hit = options[0]
+                    elif asked < len(answers):
+                        hit, asked = int(answers[asked]), asked + 1
+                    else:
+                        return Choice(side, "lane", options, card.id, _lanes_view(lanes))
+                    out.trashed.append(other[hit - 1])  # type: ignore[arg-type]
+                    other[hit - 1] = fights[1 - side][hit - 1] = None
+                elif kind == "wild" and isinstance(effect, WildEffect):
+                    if asked == len(answers):
+                        types = tuple(fight_types(game))
+                        return Choice(side, "type", types, card.id, _lanes_view(lanes))
+                    fights[side][lane] = answers[asked]  # type: ignore[assignment]
+                    asked += 1
+                elif kind is not None:  # it acts now: no need to ask its kind and timing again
+                    _add_gain(effect, kind, out.draws, out.steals, side)  # type: ignore[arg-type]
+                else:
+                    later = True
+                break
+        if later:  # every card left with an effect has resolved: some act later
+            after = [  # the cards with an effect, where the effect step left them
+                (side, card)
+                for side, lane in order
+                if (card := lanes[side][lane]) is not None and card.effect is not None
+            ]
     _score_lanes(game, out)
     for side, card in after:
         _gain(game, card, "after-scoring", out.draws, out.steals, side)
