@@ -194,7 +194,7 @@ class FieldOutcome:
     """Cards that go to the trash: ties, items, Hammer victims."""
 
 
-_TYPE, _EFFECT = attrgetter("type"), attrgetter("effect")
+_TYPE_OF, _EFFECT_OF = attrgetter("type"), attrgetter("effect")
 """A card's type and effect, read in C by ``map`` (a comprehension costs a frame)."""
 
 #: What a place's card fights as when nothing fights there: no card (an empty lane, a Party
@@ -284,10 +284,10 @@ def settle_field(
         raise ValueError("a Competitive field has two sides and priority 0 or 1")
     lanes: list[list[GotchaCard | None]] = [list(sides[0]), list(sides[1])]
     fights: list[list[FightType | Literal["item"] | None]]
-    fights = [list(map(_TYPE, lanes[0])), list(map(_TYPE, lanes[1]))]
+    fights = [list(map(_TYPE_OF, lanes[0])), list(map(_TYPE_OF, lanes[1]))]
     out = FieldOutcome(lanes, fights, [[], []], [0, 0], [0, 0], [0, 0], [])  # no factories
     after: list[tuple[int, GotchaCard]] = []
-    if any(map(_EFFECT, lanes[0])) or any(map(_EFFECT, lanes[1])):  # an effect is never false
+    if any(map(_EFFECT_OF, lanes[0])) or any(map(_EFFECT_OF, lanes[1])):  # an effect is never false
         resolved = [[False] * len(lanes[0]), [False] * len(lanes[1])]
         asked = 0  # the answers used so far
         later = False  # an effect that acts after the effect step (a Magnet's, a lucky card's)
