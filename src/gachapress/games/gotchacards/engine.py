@@ -21,7 +21,7 @@ import contextlib
 import itertools
 import operator
 import random
-from collections.abc import Callable, Collection, Generator, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -267,7 +267,6 @@ class GotchaState(PhasedState):
         "priority",
         "result",
         "revealed",
-        "running",
         "stage",
         "steal_options",
         "steals",
@@ -304,7 +303,6 @@ class GotchaState(PhasedState):
         self.priority = 0
         self.answers: list[rules.Answer] = []
         self.choice: rules.Choice | None = None
-        self.running: Generator[rules.Choice, rules.Answer, Any] | None = None
         self.result: Plan | None = None
         """The plan of the turn being settled, while it waits for a Magnet's player."""
         self.stage = 0
@@ -399,25 +397,6 @@ class GotchaState(PhasedState):
         """Resolve the revealed cards with the answers given so far: pause for the next
         choice, or finish the turn with its outcome."""
         raise NotImplementedError
-
-    def _next_step(self, fresh: Callable[[], Generator[rules.Choice, rules.Answer, Any]]) -> Any:
-        """The turn's resolver given the answers so far: ``(choice, None)`` when it pauses for
-        the next choice (the paused resolver is kept in ``running`` to hear the next answer),
-        else ``(None, outcome)``. A copy of the state has no paused resolver: it runs a fresh
-        one, ``fresh()``, from the answers."""
-        resolver, self.running = self.running, None
-        try:
-            if resolver is None:
-                resolver = fresh()
-                choice = next(resolver)
-                for answer in self.answers:
-                    choice = resolver.send(answer)
-            else:
-                choice = resolver.send(self.answers[-1])
-        except StopIteration as done:
-            return None, done.value
-        self.running = resolver
-        return choice, None
 
     def _choice_actions(self) -> list[Action]:
         choice, tables = self.choice, self.tables
@@ -602,15 +581,9 @@ class GotchaState(PhasedState):
             "view": [list(row) for row in choice.view],
         }
 
-    def clone(self) -> GotchaState:
-        """``State.flat_clone``: the state's lists hold only strings, None and numbers (at most
-        two levels deep: hands, lanes, piles), and the plan and the choice being resolved are
-        immutable; but a paused resolver cannot be copied, so the copy has none and re-runs a
-        fresh one from the answers (``_resolve``)."""
-        copied = self.flat_clone()
-        assert isinstance(copied, GotchaState)
-        copied.running = None
-        return copied
+    #: The state's lists hold only strings, None and numbers (at most two levels deep: hands,
+    #: lanes, piles), and the plan and the choice being resolved are immutable.
+    clone = PhasedState.flat_clone
 
     # -- what a seat may see -------------------------------------------------------------------
     def redact(self, entry: dict[str, Any], player: int) -> dict[str, Any]:
