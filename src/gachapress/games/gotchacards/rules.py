@@ -11,11 +11,11 @@ choice and receive the answer, and ``answer_all`` drives one from a list of answ
 from __future__ import annotations
 
 import functools
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, repeat, zip_longest
 from operator import attrgetter
-from typing import Literal
+from typing import Literal, TypeVar
 
 from gachapress.games.gotchacards.model import (
     BonusEffect,
@@ -34,6 +34,7 @@ from gachapress.games.gotchacards.model import (
 from gachapress.games.spec import RuleSet
 
 RULES = RuleSet()
+_Outcome = TypeVar("_Outcome")
 
 Answer = str | int
 """A holder's decision: a lane number, a seat, or a fighting type."""
@@ -251,12 +252,7 @@ def resolve_field(
     ``Choice`` a holder must make and receives the answer (``settle_field`` given the answers
     so far, run afresh for each; the rules are there).
     """
-    answers: list[Answer] = []
-    while True:
-        step = settle_field(game, priority, sides, answers)
-        if type(step) is FieldOutcome:
-            return step
-        answers.append((yield step))  # type: ignore[misc]
+    return (yield from _answered(lambda answers: settle_field(game, priority, sides, answers)))
 
 
 def settle_field(
@@ -344,6 +340,20 @@ def settle_field(
     for side, card in after:
         _gain(game, card, "after-scoring", out.draws, out.steals, side)
     return out
+
+
+def _answered(
+    step: Callable[[list[Answer]], Choice | _Outcome],
+) -> Generator[Choice, Answer, _Outcome]:
+    """A plain resolver ``step`` (given the answers so far: the next choice or the outcome) as
+    a generator that yields each choice and receives its answer (``resolve_field``,
+    ``resolve_showdown``)."""
+    answers: list[Answer] = []
+    while True:
+        found = step(answers)
+        if not isinstance(found, Choice):
+            return found
+        answers.append((yield found))
 
 
 def answer_all(resolver: Generator[Choice, Answer, object], answers: Sequence[Answer]) -> object:
@@ -778,12 +788,7 @@ def resolve_showdown(
 ) -> Generator[Choice, Answer, ShowdownOutcome]:
     """``showdown_step`` as a resolver: it yields each choice and receives the answer (see
     ``answer_all``)."""
-    answers: list[Answer] = []
-    while True:
-        step = showdown_step(game, priority, plays, answers)
-        if not isinstance(step, Choice):
-            return step
-        answers.append((yield step))
+    return (yield from _answered(lambda answers: showdown_step(game, priority, plays, answers)))
 
 
 def _effect_step(
