@@ -154,7 +154,7 @@ class _Tables:
         self._rotations: dict[int, list[list[int]]] = {}
         self._party_setups: dict[int, tuple[list[list[int]], int]] = {}
         self._rules: dict[tuple[Any, ...], Any] = {}
-        self._orders: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
+        self.orders: dict[tuple[int | bool, ...], list[int]] = {}
 
     def _classes(
         self, most: int
@@ -189,15 +189,15 @@ class _Tables:
         stand_ins.update({(seat, None): None for seat in range(most)})  # a seat without a card
         return kind, stand_ins
 
-    def turn_order(self, model: GotchaCards, current: int, holding: tuple[bool, ...]) -> list[int]:
-        """``rules.party_turn_order`` for the seats ``holding`` cards, worked out once for each
-        priority and set of holders (a handful per player count); the list is shared, so it
-        is only read."""
-        key = (current, holding)
-        order = self._orders.get(key)
-        if order is None:
-            hands = [int(h) for h in holding]
-            order = self._orders[key] = rules.party_turn_order(model, current, hands)
+    def turn_order(self, current: int, hands: list[list[str]]) -> list[int]:
+        """``rules.party_turn_order`` after ``current`` had priority, for the seats holding
+        cards, worked out once for each priority and set of holders (a handful per player
+        count) into ``orders``, keyed by ``current`` and whether each seat holds cards, where
+        the state looks it up; the list is shared, so it is only read."""
+        holding = [int(bool(hand)) for hand in hands]
+        order = self.orders[(current, *map(bool, holding))] = rules.party_turn_order(
+            self.model, current, holding
+        )
         return order
 
     def rotations(self, players: int) -> list[list[int]]:
@@ -1165,7 +1165,8 @@ class PartyState(GotchaState):
     # -- a turn (seed, Party "Game Flow") ------------------------------------------------------
     def _start_turn(self, order: list[int] | None = None) -> None:
         """A turn for the seats of ``order`` (by default, those holding cards or, in overtime,
-        the tied ones, clockwise from the seat with priority)."""
+        the tied ones, clockwise from the seat with priority); the first seat's actions are
+        left in the core's cache."""
         if order is None:
             rotation = self.rotations[self.priority]
             if self.overtime:
@@ -1176,16 +1177,24 @@ class PartyState(GotchaState):
                 order = [s for s in rotation if hands[s]]
         self.order = order
         self.index = 0
-        self.phase, self.turn = PLAY, self.order[0]
+        self.phase, self.turn = PLAY, order[0]
+        self._legal = self._play_actions(order[0])
+
+    def _play_actions(self, seat: int) -> list[Action]:
+        """``play`` each card of the seat's hand, once per id (copies share theirs)."""
+        return list(map(self.tables.play.__getitem__, dict.fromkeys(self.hands[seat])))
 
     def _play(self, card: str) -> None:
-        """A face-down commitment (clarification party-face-down)."""
+        """A face-down commitment (clarification party-face-down); the next seat's actions
+        are left in the core's cache."""
         seat, plays = self.turn, self.plays
         self.hands[seat].remove(card)
         plays[seat] = card
         index = self.index = self.index + 1
-        if index < len(self.order):
-            self.turn = self.order[index]
+        order = self.order
+        if index < len(order):
+            self.turn = seat = order[index]
+            self._legal = self._play_actions(seat)
             return
         self.revealed = True
         # the entry ``event`` would make, built at once: every turn logs one
@@ -1258,7 +1267,9 @@ class PartyState(GotchaState):
         model = self.model
         self.turns += 1
         if not self.overtime:
-            order = self.tables.turn_order(model, self.priority, tuple(map(bool, self.hands)))
+            order = self.tables.orders.get((self.priority, *map(bool, self.hands)))
+            if order is None:
+                order = self.tables.turn_order(self.priority, self.hands)
             if order:
                 self.priority = order[0]
                 self._start_turn(order)
@@ -1306,8 +1317,7 @@ class PartyState(GotchaState):
     def _legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase == PLAY:
-            play = self.tables.play
-            return list(map(play.__getitem__, dict.fromkeys(self.hands[self.turn])))
+            return self._play_actions(self.turn)
         if phase == EFFECT:
             return self._choice_actions()
         return [self.tables.steal_seat[s] for s in self.steal_options]
