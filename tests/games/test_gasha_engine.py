@@ -847,6 +847,27 @@ def test_rebuild_plans_are_cuts_then_at_most_one_deal() -> None:
             assert deals in ([], [len(steps) - 1]), (sizes, discard, steps)
 
 
+def test_rebuild_plans_read_the_discard_pile_up_to_the_places() -> None:
+    """The rebuild memo (_Tables.rebuild_plan) counts the discard pile only up to the number
+    of places: every larger pile must give the rule's plan for that many cards, and the plan
+    ready to apply must be the rule's steps."""
+    tables = GAME.new_game(players=4).tables
+    for sizes in product(range(5), repeat=4):
+        for discard in range(12):
+            plan = rules.rebuild_gasha_decks(MODEL, list(sizes), discard)
+            assert plan == rules.rebuild_gasha_decks(MODEL, list(sizes), min(discard, 4))
+            if 0 not in sizes:
+                continue
+            steps, formed, logged = tables.rebuild_plan(MODEL, sizes, discard)
+            assert formed == plan["formed"]
+            ready = [
+                (s["cut"], s["to"]) if "cut" in s else (None, s["deal"]) for s in plan["steps"]
+            ]
+            assert list(steps) == ready, (sizes, discard)
+            cut_alone = formed and len(steps) == 1 and steps[0][0] is not None
+            assert logged == (None if cut_alone else plan["steps"])
+
+
 @pytest.mark.parametrize("players", [2, 6])
 def test_legal_actions_made_ahead_equal_those_worked_out(players: int) -> None:
     """A second draw's and a payment step's legal actions are made as the state gets there

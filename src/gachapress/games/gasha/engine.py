@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import reduce
 from itertools import chain, count, repeat
 from operator import attrgetter, or_
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
 from gachapress.games.gasha import rules
@@ -198,17 +198,20 @@ class _Tables:
         self.reward_ids = sorted(card.id for card in self.reward_cards)
         self.token_ids = sorted(token.id for token in self.token_cards)
         self._setups: dict[int, _Setup] = {}
-        self._plans: dict[tuple[tuple[int, ...], int], dict[str, Any]] = {}
+        self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
 
-    def rebuild_plan(self, model: Gasha, sizes: tuple[int, ...], discard: int) -> dict[str, Any]:
-        """``rules.rebuild_gasha_decks``, memoised: a game rebuilds its decks every few turns,
-        mostly from the same few deck sizes. Its steps are shared: copy them before logging."""
-        key = (sizes, discard)
+    def rebuild_plan(self, model: Gasha, sizes: tuple[int, ...], discard: int) -> _Plan:
+        """``rules.rebuild_gasha_decks``, memoised and ready to apply: a game rebuilds its decks
+        every few turns, mostly from the same few deck sizes. The rule reads the discard pile's
+        size only to compare it with the number of empty places, so the key counts it up to the
+        number of places (more would miss the memo at every rebuild)."""
+        places = len(sizes)
+        key = (sizes, discard if discard < places else places)
         plan = self._plans.get(key)
         if plan is None:
             if len(self._plans) >= 100_000:  # bounded, whatever the deck sizes a game meets
                 self._plans.clear()
-            plan = self._plans[key] = rules.rebuild_gasha_decks(model, list(sizes), discard)
+            plan = self._plans[key] = _plan(rules.rebuild_gasha_decks(model, list(sizes), discard))
         return plan
 
     def tickets(self, model: Gasha, waiting: list[Reward], reward: Reward) -> _Tickets:
@@ -251,6 +254,27 @@ class _Tables:
 
 
 _Tickets = tuple[list[dict[str, Any]], tuple[Reward, ...]]
+
+
+class _Plan(NamedTuple):
+    """A rebuild (``rules.rebuild_gasha_decks``) ready to apply: each step as the deck cut and
+    the place its bottom half goes to, or None and the places the discard pile is dealt to;
+    whether the decks are formed; the rule's steps, to log, or None for a cut alone (which
+    follows from the draw and is not logged)."""
+
+    steps: tuple[tuple[int | None, Any], ...]
+    formed: bool
+    logged: list[dict[str, Any]] | None
+
+
+def _plan(rebuild: dict[str, Any]) -> _Plan:
+    """The ``_Plan`` of a result of ``rules.rebuild_gasha_decks``."""
+    steps, formed = rebuild["steps"], rebuild["formed"]
+    ready = tuple(
+        (step["cut"], step["to"]) if "cut" in step else (None, step["deal"]) for step in steps
+    )
+    logged = steps if not formed or len(steps) > 1 or "deal" in steps[0] else None
+    return _Plan(ready, formed, logged)
 
 
 def _placed(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], int]:
@@ -388,7 +412,7 @@ class GashaState(PhasedState):
             rules.final_score(
                 self.model,
                 self.rewards[seat],
-                [kinds[k] for k, n in enumerate(self.hands[seat]) for _ in range(n)],
+                list(chain.from_iterable(map(repeat, kinds, self.hands[seat]))),
                 self.face_up[seat],
             )
             for seat in range(self.players)
@@ -484,27 +508,27 @@ class GashaState(PhasedState):
         """A place is empty: cut the biggest deck, or deal the discard pile (seed, "Draw two
         Gasha cards"; clarification deck-rebuild-timing)."""
         decks, discard = self.decks, self.discard
-        plan = self.tables.rebuild_plan(self.model, tuple(map(len, decks)), sum(discard))
-        steps, formed = plan["steps"], plan["formed"]
-        for step in steps:
-            if "cut" in step:
-                source = decks[step["cut"]]
+        steps, formed, logged = self.tables.rebuild_plan(
+            self.model, tuple(map(len, decks)), sum(discard)
+        )
+        for cut, to in steps:
+            if cut is not None:
+                source = decks[cut]
                 half = len(source) // 2
-                decks[step["to"]] = source[:half]  # the bottom half, in the same order
+                decks[to] = source[:half]  # the bottom half, in the same order
                 del source[:half]
             else:
                 pile = self._shuffled(list(chain.from_iterable(map(repeat, count(), discard))))
-                places = step["deal"]
-                for i, place in enumerate(places):  # one card at a time, place by place
-                    decks[place].extend(pile[i :: len(places)])
+                for i, place in enumerate(to):  # one card at a time, place by place
+                    decks[place].extend(pile[i :: len(to)])
                 self.discard = [0] * len(discard)
         self.decks_formed = formed
-        if not formed or len(steps) > 1 or "deal" in steps[0]:  # a cut alone is not logged
-            logged = [
+        if logged is not None:
+            steps_copied = [
                 {**step, "deal": list(step["deal"])} if "deal" in step else dict(step)
-                for step in steps
+                for step in logged
             ]  # the plan's own steps are shared by every game
-            self.event("rebuild", steps=logged, formed=formed)
+            self.event("rebuild", steps=steps_copied, formed=formed)
         if not formed:  # the only end condition a rebuild can bring about
             self._check_end()
 
