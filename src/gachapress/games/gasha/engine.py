@@ -384,7 +384,7 @@ class GashaState(PhasedState):
         self.turns = 0
         self.draw_count = model.turn.draw
         self.extra = 0
-        self.draws_left = 0
+        self.draws_left = self.draw_count  # draws left this turn (clarification draw-steps)
         self.takes_left = 0
         self.reveal: list[Token] = []  # tokens taken this turn, applied at its end
         self.paying: Reward | None = None
@@ -492,7 +492,7 @@ class GashaState(PhasedState):
     def _draw(self, index: int) -> None:
         deck = self.decks[index]
         self.hands[self.turn][deck.pop()] += 1
-        self.draws_left = left = (self.draw_count if self.phase == TURN else self.draws_left) - 1
+        self.draws_left = left = self.draws_left - 1
         if not deck:
             self._rebuild()
             if not any(self.decks):
@@ -722,6 +722,7 @@ class GashaState(PhasedState):
     def _end_turn(self) -> None:
         self.turns += 1
         self.phase = TURN
+        self.draws_left = self.draw_count  # the next turn's (clarification draw-steps)
         if self.extra:
             self.extra -= 1  # the same player plays again (seed, "One more turn!")
         elif self.trigger is None:
