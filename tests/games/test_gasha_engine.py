@@ -880,3 +880,18 @@ def test_legal_actions_made_ahead_equal_those_worked_out(players: int) -> None:
             ahead = state.legal_actions()
             assert ahead == state._legal_actions()
             state.apply(ahead[int(choose() * len(ahead))])
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 75])
+def test_shuffled_sorts_by_one_random_key_each(size: int) -> None:
+    """GashaState._shuffled (picked out by itemgetter, which gives a bare item for one index)
+    is the items sorted by a draw of rng.random() each, and draws exactly that many."""
+    state = GAME.new_game(players=2, seed=size)
+    assert isinstance(state, GashaState)
+    items = [f"card-{i}" for i in range(size)]
+    twin = random.Random()
+    twin.setstate(state.rng.getstate())
+    keys = [twin.random() for _ in items]
+    expected = [items[i] for i in sorted(range(size), key=keys.__getitem__)]
+    assert state._shuffled(items) == expected
+    assert state.rng.getstate() == twin.getstate()
