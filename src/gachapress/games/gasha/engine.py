@@ -46,6 +46,8 @@ TURN, DRAW, PAY, TAKE = "turn", "draw", "pay", "take"
 PASS = Action("pass")
 CARD_ID = attrgetter("id")
 BIT = attrgetter("bit")
+REQ = attrgetter("req")
+TRADE = attrgetter("trade")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -464,8 +466,8 @@ class GashaState(PhasedState):
             else:
                 actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
             unique = list(dict.fromkeys(self.row))
-            found_at = rules.affordable([c.req for c in unique], hand, tokens, t.per_token)
-            actions.extend(unique[i].trade for i in found_at)
+            found_at = rules.affordable(list(map(REQ, unique)), hand, tokens, t.per_token)
+            actions.extend(map(TRADE, map(unique.__getitem__, found_at)))
             return actions or [PASS]
         if phase == DRAW:
             if self.decks_formed:
