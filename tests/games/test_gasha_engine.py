@@ -847,6 +847,27 @@ def test_rebuild_plans_are_cuts_then_at_most_one_deal() -> None:
             assert deals in ([], [len(steps) - 1]), (sizes, discard, steps)
 
 
+def test_rebuild_plans_read_the_discard_pile_up_to_the_places() -> None:
+    """The rebuild memo (_Tables.rebuild_plan) counts the discard pile only up to the number
+    of places: every larger pile must give the rule's plan for that many cards, and the plan
+    ready to apply must be the rule's steps."""
+    tables = GAME.new_game(players=4).tables
+    for sizes in product(range(5), repeat=4):
+        for discard in range(12):
+            plan = rules.rebuild_gasha_decks(MODEL, list(sizes), discard)
+            assert plan == rules.rebuild_gasha_decks(MODEL, list(sizes), min(discard, 4))
+            if 0 not in sizes:
+                continue
+            steps, formed, logged = tables.rebuild_plan(MODEL, sizes, discard)
+            assert formed == plan["formed"]
+            ready = [
+                (s["cut"], s["to"]) if "cut" in s else (None, s["deal"]) for s in plan["steps"]
+            ]
+            assert list(steps) == ready, (sizes, discard)
+            cut_alone = formed and len(steps) == 1 and steps[0][0] is not None
+            assert logged == (None if cut_alone else plan["steps"])
+
+
 @pytest.mark.parametrize("players", [2, 6])
 def test_legal_actions_made_ahead_equal_those_worked_out(players: int) -> None:
     """A second draw's and a payment step's legal actions are made as the state gets there
@@ -859,3 +880,18 @@ def test_legal_actions_made_ahead_equal_those_worked_out(players: int) -> None:
             ahead = state.legal_actions()
             assert ahead == state._legal_actions()
             state.apply(ahead[int(choose() * len(ahead))])
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 75])
+def test_shuffled_sorts_by_one_random_key_each(size: int) -> None:
+    """GashaState._shuffled (picked out by itemgetter, which gives a bare item for one index)
+    is the items sorted by a draw of rng.random() each, and draws exactly that many."""
+    state = GAME.new_game(players=2, seed=size)
+    assert isinstance(state, GashaState)
+    items = [f"card-{i}" for i in range(size)]
+    twin = random.Random()
+    twin.setstate(state.rng.getstate())
+    keys = [twin.random() for _ in items]
+    expected = [items[i] for i in sorted(range(size), key=keys.__getitem__)]
+    assert state._shuffled(items) == expected
+    assert state.rng.getstate() == twin.getstate()

@@ -34,8 +34,8 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import reduce
 from itertools import chain, count, repeat
-from operator import attrgetter, or_
-from typing import Any, ClassVar
+from operator import attrgetter, itemgetter, or_
+from typing import Any, ClassVar, NamedTuple
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
 from gachapress.games.gasha import rules
@@ -46,6 +46,8 @@ TURN, DRAW, PAY, TAKE = "turn", "draw", "pay", "take"
 PASS = Action("pass")
 CARD_ID = attrgetter("id")
 BIT = attrgetter("bit")
+REQ = attrgetter("req")
+TRADE = attrgetter("trade")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -198,17 +200,20 @@ class _Tables:
         self.reward_ids = sorted(card.id for card in self.reward_cards)
         self.token_ids = sorted(token.id for token in self.token_cards)
         self._setups: dict[int, _Setup] = {}
-        self._plans: dict[tuple[tuple[int, ...], int], dict[str, Any]] = {}
+        self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
 
-    def rebuild_plan(self, model: Gasha, sizes: tuple[int, ...], discard: int) -> dict[str, Any]:
-        """``rules.rebuild_gasha_decks``, memoised: a game rebuilds its decks every few turns,
-        mostly from the same few deck sizes. Its steps are shared: copy them before logging."""
-        key = (sizes, discard)
+    def rebuild_plan(self, model: Gasha, sizes: tuple[int, ...], discard: int) -> _Plan:
+        """``rules.rebuild_gasha_decks``, memoised and ready to apply: a game rebuilds its decks
+        every few turns, mostly from the same few deck sizes. The rule reads the discard pile's
+        size only to compare it with the number of empty places, so the key counts it up to the
+        number of places (more would miss the memo at every rebuild)."""
+        places = len(sizes)
+        key = (sizes, discard if discard < places else places)
         plan = self._plans.get(key)
         if plan is None:
             if len(self._plans) >= 100_000:  # bounded, whatever the deck sizes a game meets
                 self._plans.clear()
-            plan = self._plans[key] = rules.rebuild_gasha_decks(model, list(sizes), discard)
+            plan = self._plans[key] = _plan(rules.rebuild_gasha_decks(model, list(sizes), discard))
         return plan
 
     def tickets(self, model: Gasha, waiting: list[Reward], reward: Reward) -> _Tickets:
@@ -251,6 +256,27 @@ class _Tables:
 
 
 _Tickets = tuple[list[dict[str, Any]], tuple[Reward, ...]]
+
+
+class _Plan(NamedTuple):
+    """A rebuild (``rules.rebuild_gasha_decks``) ready to apply: each step as the deck cut and
+    the place its bottom half goes to, or None and the places the discard pile is dealt to;
+    whether the decks are formed; the rule's steps, to log, or None for a cut alone (which
+    follows from the draw and is not logged)."""
+
+    steps: tuple[tuple[int | None, Any], ...]
+    formed: bool
+    logged: list[dict[str, Any]] | None
+
+
+def _plan(rebuild: dict[str, Any]) -> _Plan:
+    """The ``_Plan`` of a result of ``rules.rebuild_gasha_decks``."""
+    steps, formed = rebuild["steps"], rebuild["formed"]
+    ready = tuple(
+        (step["cut"], step["to"]) if "cut" in step else (None, step["deal"]) for step in steps
+    )
+    logged = steps if not formed or len(steps) > 1 or "deal" in steps[0] else None
+    return _Plan(ready, formed, logged)
 
 
 def _placed(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], int]:
@@ -316,7 +342,8 @@ class GashaState(PhasedState):
     shared_attributes = ("model", "row_setup", "tables")
 
     def __init__(self, game: Game, players: int, seed: int, mode: str, **options: bool) -> None:
-        super().__init__(game, players, seed, mode, [name for name, on in options.items() if on])
+        switched = [name for name, on in options.items() if on]
+        super().__init__(game, players, seed, mode, switched)
         model = game.model
         assert isinstance(model, Gasha)
         self.model = model
@@ -339,12 +366,14 @@ class GashaState(PhasedState):
         self.decks_formed = True
         # Seed, "Setup" 2: the reward deck for this player count, four face up.
         self.box = list(setup.box)
-        self.pile = self._shuffled(setup.pile)
-        self.row: list[Reward] = [self.pile.pop() for _ in range(self.row_setup.reward_row)]
+        self.pile = pile = self._shuffled(setup.pile)
+        face_up = len(pile) - self.row_setup.reward_row
+        self.row: list[Reward] = pile[face_up:][::-1]  # drawn from the top, one by one
+        del pile[face_up:]
         self._row_changed()
         # Seed, "Setup" 3: the Bonus tokens for this player count, face down: drawn at random,
         # or the ones a token choice names, shuffled (clarification token-selection).
-        choice = rules.token_choice(model, [name for name, on in options.items() if on])
+        choice = rules.token_choice(model, switched)
         tokens = self._shuffled(t.token_cards)
         self.pool, self.token_box = rules.face_down_tokens(model, tokens, n, choice)
         self.rewards: list[list[Reward]] = [[] for _ in range(n)]
@@ -360,7 +389,7 @@ class GashaState(PhasedState):
         self.turns = 0
         self.draw_count = model.turn.draw
         self.extra = 0
-        self.draws_left = 0
+        self.draws_left = self.draw_count  # draws left this turn (clarification draw-steps)
         self.takes_left = 0
         self.reveal: list[Token] = []  # tokens taken this turn, applied at its end
         self.paying: Reward | None = None
@@ -376,10 +405,13 @@ class GashaState(PhasedState):
 
     def _shuffled(self, items: list[Any]) -> list[Any]:
         """``items`` in a uniformly random order from ``self.rng``: sorted by one random key
-        each (faster than ``random.shuffle``, which calls back into Python for every card)."""
+        each (faster than ``random.shuffle``, which calls back into Python for every card),
+        then picked out in that order by one ``itemgetter`` (a third cheaper than a map)."""
         rng = self.rng
         keys = list(map(type(rng).random, repeat(rng, len(items))))  # draws rng.random() each
-        return list(map(items.__getitem__, sorted(range(len(items)), key=keys.__getitem__)))
+        if len(items) < 2:  # itemgetter of one index gives the item, not a tuple
+            return list(items)
+        return list(itemgetter(*sorted(range(len(items)), key=keys.__getitem__))(items))
 
     # -- the API -------------------------------------------------------------------------------
     def scores(self) -> list[int]:
@@ -388,7 +420,7 @@ class GashaState(PhasedState):
             rules.final_score(
                 self.model,
                 self.rewards[seat],
-                [kinds[k] for k, n in enumerate(self.hands[seat]) for _ in range(n)],
+                list(chain.from_iterable(map(repeat, kinds, self.hands[seat]))),
                 self.face_up[seat],
             )
             for seat in range(self.players)
@@ -434,8 +466,8 @@ class GashaState(PhasedState):
             else:
                 actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
             unique = list(dict.fromkeys(self.row))
-            found_at = rules.affordable([c.req for c in unique], hand, tokens, t.per_token)
-            actions.extend(unique[i].trade for i in found_at)
+            found_at = rules.affordable(list(map(REQ, unique)), hand, tokens, t.per_token)
+            actions.extend(map(TRADE, map(unique.__getitem__, found_at)))
             return actions or [PASS]
         if phase == DRAW:
             if self.decks_formed:
@@ -468,7 +500,7 @@ class GashaState(PhasedState):
     def _draw(self, index: int) -> None:
         deck = self.decks[index]
         self.hands[self.turn][deck.pop()] += 1
-        self.draws_left = left = (self.draw_count if self.phase == TURN else self.draws_left) - 1
+        self.draws_left = left = self.draws_left - 1
         if not deck:
             self._rebuild()
             if not any(self.decks):
@@ -484,27 +516,27 @@ class GashaState(PhasedState):
         """A place is empty: cut the biggest deck, or deal the discard pile (seed, "Draw two
         Gasha cards"; clarification deck-rebuild-timing)."""
         decks, discard = self.decks, self.discard
-        plan = self.tables.rebuild_plan(self.model, tuple(map(len, decks)), sum(discard))
-        steps, formed = plan["steps"], plan["formed"]
-        for step in steps:
-            if "cut" in step:
-                source = decks[step["cut"]]
+        steps, formed, logged = self.tables.rebuild_plan(
+            self.model, tuple(map(len, decks)), sum(discard)
+        )
+        for cut, to in steps:
+            if cut is not None:
+                source = decks[cut]
                 half = len(source) // 2
-                decks[step["to"]] = source[:half]  # the bottom half, in the same order
+                decks[to] = source[:half]  # the bottom half, in the same order
                 del source[:half]
             else:
                 pile = self._shuffled(list(chain.from_iterable(map(repeat, count(), discard))))
-                places = step["deal"]
-                for i, place in enumerate(places):  # one card at a time, place by place
-                    decks[place].extend(pile[i :: len(places)])
+                for i, place in enumerate(to):  # one card at a time, place by place
+                    decks[place].extend(pile[i :: len(to)])
                 self.discard = [0] * len(discard)
         self.decks_formed = formed
-        if not formed or len(steps) > 1 or "deal" in steps[0]:  # a cut alone is not logged
-            logged = [
+        if logged is not None:
+            steps_copied = [
                 {**step, "deal": list(step["deal"])} if "deal" in step else dict(step)
-                for step in steps
+                for step in logged
             ]  # the plan's own steps are shared by every game
-            self.event("rebuild", steps=logged, formed=formed)
+            self.event("rebuild", steps=steps_copied, formed=formed)
         if not formed:  # the only end condition a rebuild can bring about
             self._check_end()
 
@@ -698,6 +730,7 @@ class GashaState(PhasedState):
     def _end_turn(self) -> None:
         self.turns += 1
         self.phase = TURN
+        self.draws_left = self.draw_count  # the next turn's (clarification draw-steps)
         if self.extra:
             self.extra -= 1  # the same player plays again (seed, "One more turn!")
         elif self.trigger is None:

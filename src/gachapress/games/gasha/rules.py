@@ -276,8 +276,13 @@ def affordable(
         elif not wilds:
             if all(map(le, req.needs, hand)):
                 found.append(index)
-        elif sum(need - hand[k] for k, need in req.named if hand[k] < need) <= wilds:
-            found.append(index)
+        else:
+            missing = 0  # named Gashas the hand lacks (a loop: a generator costs more)
+            for k, need in req.named:
+                if hand[k] < need:
+                    missing += need - hand[k]
+            if missing <= wilds:
+                found.append(index)
     return found
 
 
