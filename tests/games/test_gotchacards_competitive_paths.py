@@ -109,3 +109,38 @@ def test_turn_start_checks_are_remembered_as_the_rule_function_gives_them() -> N
                     assert check == rules.turn_start_check(game.model, turn, [first, second])
                     filled += 1
     assert filled > 10
+
+
+def _settled_alike(model: rules.GotchaCards, seed: int, timing: dict[str, str]) -> int:
+    """Settle a random field of ``seed`` with random answers, with and without ``timing``, and
+    check each step is the same; the number of choices asked."""
+    rng = random.Random(seed)
+    cards = list(GAME.new_game(2, 0, "competitive").tables.by_id.values())
+    sides = [rng.choices(cards, k=rng.randint(0, 5)), rng.choices(cards, k=rng.randint(1, 5))]
+    priority, answers = rng.randint(0, 1), []
+    while True:
+        step = rules.settle_field(model, priority, sides, answers, timing)
+        assert step == rules.settle_field(model, priority, sides, answers)
+        if not isinstance(step, rules.Choice):
+            return len(answers)
+        answers.append(rng.choice(step.options))
+
+
+def test_settle_field_with_the_effect_timings_read_once_settles_alike() -> None:
+    """``rules.effect_timings`` is the model's ``effect_timing`` for every kind (a model whose
+    Gacha Capsules draw after scoring too), and ``settle_field`` given it settles every step of
+    many random fields as when it reads the model itself."""
+    model = GAME.model
+    timing = model.effect_timing.model_copy(update={"draw": "after-scoring"})
+    later = model.model_copy(update={"effect_timing": timing})
+    for each in (model, later):
+        timings = rules.effect_timings(each)
+        kinds = ("swap", "draw", "smash", "wild", "steal", "bonus")
+        assert timings == {kind: each.effect_timing.of(kind) for kind in kinds}
+    assert rules.effect_timings(later)["draw"] == "after-scoring"
+    state = GAME.new_game(2, 0, "competitive")
+    assert isinstance(state, CompetitiveState)
+    assert state.competitive.timing == rules.effect_timings(model)
+    for each in (model, later):
+        asked = sum(_settled_alike(each, seed, rules.effect_timings(each)) for seed in range(400))
+        assert asked > 20

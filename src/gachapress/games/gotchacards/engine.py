@@ -667,6 +667,8 @@ class _CompetitiveTables:
         draft = model.competitive.draft
         self.draw, self.keep, self.player2_draw = draft.draw, draft.keep, draft.player2_draw
         """The draft's numbers, read once (each read of a pydantic model's field is slow)."""
+        self.timing = rules.effect_timings(model)
+        """When each kind of effect acts, for ``rules.settle_field``."""
         turns, sizes = range(1, tables.turns + 1), range(len(tables.deck[False]) + 1)
         self.leaders = {turn: rules.turn_leader(model, turn) for turn in turns}
         """Who places first and has priority on each turn (0 Player1, 1 Player2)."""
@@ -907,7 +909,8 @@ class CompetitiveState(GotchaState):
         (run afresh after each answer: the state keeps no paused resolver)."""
         card, field = self.tables.by_id.__getitem__, self.field
         sides = (map(card, field[0]), map(card, field[1]))
-        step = rules.settle_field(self.model, self.priority, sides, self.answers)
+        timing = self.competitive.timing
+        step = rules.settle_field(self.model, self.priority, sides, self.answers, timing)
         if type(step) is rules.Choice:
             self.choice = step
             self.phase, self.turn = EFFECT, step.player

@@ -11,11 +11,11 @@ choice and receive the answer, and ``answer_all`` drives one from a list of answ
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, repeat, zip_longest
 from operator import attrgetter
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, get_args
 
 from gachapress.games.gotchacards.model import (
     BonusEffect,
@@ -123,12 +123,20 @@ def _add_gain(effect: Effect, kind: str, draws: list[int], steals: list[int], wh
 _GAINS = frozenset({"draw", "steal"})
 
 
-def _reveal_effect(game: GotchaCards, card: GotchaCard) -> EffectKind | None:
+def effect_timings(game: GotchaCards) -> dict[EffectKind, str]:
+    """When each kind of effect acts (``reveal``, ``after-scoring`` or ``collected``: clarification
+    effect-priority-and-lanes), read from ``game.effect_timing`` into a plain dict: each read of
+    a pydantic model's field is slow, and ``settle_field`` asks for every card with an effect."""
+    return {kind: game.effect_timing.of(kind) for kind in get_args(EffectKind)}
+
+
+def _reveal_effect(timing: Mapping[EffectKind, str], card: GotchaCard) -> EffectKind | None:
+    """The kind of ``card``'s effect if it acts on reveal (``timing``: ``effect_timings``)."""
     effect = card.effect
     if effect is None:
         return None
     kind = effect.kind
-    return kind if game.effect_timing.of(kind) == "reveal" else None
+    return kind if timing[kind] == "reveal" else None
 
 
 # ------------------------------------------------------------------------------ Competitive
@@ -260,11 +268,12 @@ def settle_field(
     priority: int,
     sides: Sequence[Iterable[GotchaCard]],
     answers: Sequence[Answer] = (),
+    timing: Mapping[EffectKind, str] | None = None,
 ) -> FieldOutcome | Choice:
     """A Competitive turn once every card is revealed: ``sides`` holds each seat's cards, Lane1
     outward (seed: lanes fill without gaps), ``answers`` the holders' decisions so far in the
     order they are asked. Returns the outcome, or the next ``Choice`` when an effect asks
-    beyond them.
+    beyond them. ``timing`` is ``effect_timings(game)``, which a caller may read once and pass.
 
     Seed, "Game Flow" (lanes in order, the starting player's effects first) and "Earning
     Points"; clarifications effect-priority-and-lanes, swap-competitive, swap-chain,
@@ -278,6 +287,8 @@ def settle_field(
     """
     if priority not in (0, 1) or len(sides) != 2:
         raise ValueError("a Competitive field has two sides and priority 0 or 1")
+    if timing is None:
+        timing = effect_timings(game)
     lanes: list[list[GotchaCard | None]] = [list(sides[0]), list(sides[1])]
     fights: list[list[FightType | Literal["item"] | None]]
     fights = [list(map(_TYPE_OF, lanes[0])), list(map(_TYPE_OF, lanes[1]))]
@@ -295,7 +306,7 @@ def settle_field(
             here, other = lanes[side], lanes[1 - side]
             while card is not None and not resolved[side][lane]:
                 resolved[side][lane] = True
-                kind = _reveal_effect(game, card)
+                kind = _reveal_effect(timing, card)
                 effect = card.effect
                 if kind == "swap" and isinstance(effect, SwapEffect):
                     target = swap_target_lane(game, lane + 1, effect.direction)
