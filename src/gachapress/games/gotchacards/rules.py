@@ -286,7 +286,10 @@ def settle_field(
     fights = [list(map(_TYPE_OF, lanes[0])), list(map(_TYPE_OF, lanes[1]))]
     out = FieldOutcome(lanes, fights, [[], []], [0, 0], [0, 0], [0, 0], [])
     after: list[tuple[int, GotchaCard]] = []
-    if any(map(_EFFECT_OF, lanes[0])) or any(map(_EFFECT_OF, lanes[1])):  # an effect is never false
+    # each card's effect, in effect order (clarification effect-priority-and-lanes: the
+    # starting player's from Lane1 outward, then the other's); an effect is never false
+    effects = list(map(_EFFECT_OF, lanes[priority] + lanes[1 - priority]))
+    if any(effects):
         resolved = [[False] * len(lanes[0]), [False] * len(lanes[1])]
         asked = 0  # the answers used so far
         later = False  # a gain that acts after scoring (a Magnet's)
@@ -294,7 +297,6 @@ def settle_field(
         # Only the places whose cards have an effect at the start are visited, in order: a card
         # moves only in a swap, and the one that lands away from the swap's place is the swap
         # card, resolved already (the card landing in its place resolves there and then).
-        effects = map(_EFFECT_OF, lanes[priority] + lanes[1 - priority])  # as ``order`` goes
         for side, lane in compress(order, effects):
             here, other = lanes[side], lanes[1 - side]
             card = here[lane]  # None if a Hammer struck it
