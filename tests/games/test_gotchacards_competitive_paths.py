@@ -144,3 +144,20 @@ def test_settle_field_with_the_effect_timings_read_once_settles_alike() -> None:
     for each in (model, later):
         asked = sum(_settled_alike(each, seed, rules.effect_timings(each)) for seed in range(400))
         assert asked > 20
+
+
+def test_the_offered_actions_are_each_id_once_in_the_order_of_its_first_card() -> None:
+    """``_offer`` (the legal actions of a draft step or of placing) gives each id's action once,
+    in the order of its first card, and tells whether the cards were distinct: for no card,
+    every card, every pair (the short lists it tells apart at once) and longer random lists."""
+    state = GAME.new_game(2, 0, "competitive")
+    assert isinstance(state, CompetitiveState)
+    table = state.tables.place
+    ids = list(table)
+    rng = random.Random(5)
+    lists = [[], *([i] for i in ids), *map(list, itertools.product(ids, repeat=2))]
+    lists += [rng.choices(ids, k=rng.randint(3, 9)) for _ in range(500)]
+    for cards in lists:
+        expected = [table[card] for card in dict.fromkeys(cards)]
+        assert state._offer(table, cards) == expected
+        assert state.offered == expected and state.distinct == (len(set(cards)) == len(cards))
