@@ -161,3 +161,32 @@ def test_the_offered_actions_are_each_id_once_in_the_order_of_its_first_card() -
         expected = [table[card] for card in dict.fromkeys(cards)]
         assert state._offer(table, cards) == expected
         assert state.offered == expected and state.distinct == (len(set(cards)) == len(cards))
+        if state.distinct:  # what a caller that knows it may say (``_next_pick``)
+            assert state._offer(table, cards, True) == expected
+
+
+def test_a_reveal_logs_the_lanes_that_nothing_changes_afterwards() -> None:
+    """The reveal entry keeps the state's lanes themselves: they hold the cards each seat
+    placed face down, in order, and still do when the game is over (every later turn and round
+    makes new lanes)."""
+    revealed = 0
+    for seed in range(40):
+        state = GAME.new_game(2, seed, "competitive")
+        assert isinstance(state, CompetitiveState)
+        choose = random.Random(seed).random
+        placed: list[list[str]] = [[], []]
+        copies: list[list[list[str]]] = []
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            seat, action, logged = state.turn, legal[int(choose() * len(legal))], len(state.log)
+            state.apply(action)
+            if action.verb == "place":
+                placed[seat].append(str(action.target))
+            for entry in state.log[logged:]:
+                if entry.get("event") == "reveal":
+                    assert entry["lanes"] == placed
+                    copies.append([list(side) for side in placed])
+                    placed = [[], []]
+        assert [e["lanes"] for e in state.log if e.get("event") == "reveal"] == copies
+        revealed += len(copies)
+    assert revealed > 100

@@ -807,9 +807,9 @@ class CompetitiveState(GotchaState):
         """The next pick of the draft (its seat from the round's ``pickers``), or the end of the
         draft: Player2's extra draw and the first turn."""
         offer = self.offer
-        if offer:
+        if offer:  # what the keep left: its ids as distinct as when Player1's list was made
             self.phase, self.turn = PICK, self.pickers[self.picks]
-            self._legal = self._offer(self.tables.pick, offer)
+            self._legal = self._offer(self.tables.pick, offer, self.distinct)
             return
         player2 = self._seat(1)
         self.hands[player2] += self._draw(self.competitive.player2_draw)
@@ -817,14 +817,19 @@ class CompetitiveState(GotchaState):
         self._start_turn()
 
     # -- the legal actions of the draft and of placing, kept as they go -----------------------
-    def _offer(self, table: dict[str, Action], cards: list[str]) -> list[Action]:
+    def _offer(
+        self, table: dict[str, Action], cards: list[str], distinct: bool = False
+    ) -> list[Action]:
         """The action of ``table`` for each id among ``cards``, in the order they first come
         there: the legal actions of a draft step (or, with ``DONE``, of placing), remembered in
-        ``offered`` for the next step to edit (``_less``).
+        ``offered`` for the next step to edit (``_less``). ``distinct``: the caller knows the
+        ids are all different (what is left of cards that were).
 
         A hand of one or two cards (a fifth of the lists made) is told apart at once: dropping
         the duplicate ids of a list through ``dict.fromkeys`` costs more than the whole step."""
-        if len(cards) > 2:
+        if distinct:
+            actions = list(map(table.__getitem__, cards))
+        elif len(cards) > 2:
             actions = list(map(table.__getitem__, dict.fromkeys(cards)))
         elif len(cards) == 2 and cards[0] != cards[1]:
             actions = [table[cards[0]], table[cards[1]]]
@@ -906,10 +911,9 @@ class CompetitiveState(GotchaState):
 
     def _reveal(self) -> None:
         self.revealed = True
-        field = self.field  # the entry ``event`` would make, built at once: every turn logs one
-        self.log.append(
-            {"event": "reveal", "lanes": [field[0][:], field[1][:]], "first": self.priority}
-        )
+        # the entry ``event`` would make, built at once: every turn logs one; it keeps the lanes
+        # themselves, which nothing changes from now on (``_clear_play`` makes new ones)
+        self.log.append({"event": "reveal", "lanes": self.field, "first": self.priority})
         self.answers = []
         self._resolve()
 
