@@ -15,7 +15,7 @@ import pytest
 from gachapress.engine import load_game
 from gachapress.games.gotchacards import engine as engine_module
 from gachapress.games.gotchacards import rules
-from gachapress.games.gotchacards.engine import KEEP, PICK, PLACE, CompetitiveState
+from gachapress.games.gotchacards.engine import KEEP, PICK, PLACE, CompetitiveState, GotchaState
 
 GAME = load_game("gotchacards")
 
@@ -190,3 +190,25 @@ def test_a_reveal_logs_the_lanes_that_nothing_changes_afterwards() -> None:
         assert [e["lanes"] for e in state.log if e.get("event") == "reveal"] == copies
         revealed += len(copies)
     assert revealed > 100
+
+
+def test_the_two_seat_points_and_orders_are_the_shared_ones() -> None:
+    """Competitive's points are ``GotchaState.points`` at every step of many games (and with a
+    card worth two points), and its effect-priority orders are the sides of
+    ``rules.effect_order`` for each seat with priority."""
+    scored = 0
+    for seed in range(30):
+        state = GAME.new_game(2, seed, "competitive")
+        assert isinstance(state, CompetitiveState)
+        choose = random.Random(seed).random
+        while not state.is_terminal():
+            for per in (2, state.tables.per_card):  # the model's last
+                state.per_card = per
+                assert state.points() == GotchaState.points(state)
+            scored += any(state.piles)
+            legal = state.legal_actions()
+            state.apply(legal[int(choose() * len(legal))])
+    assert scored > 200
+    for priority in (0, 1):
+        order = rules.effect_order(GAME.model, priority, [1, 1])
+        assert state.competitive.orders[priority] == [side for side, _ in order]

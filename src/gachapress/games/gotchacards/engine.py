@@ -669,6 +669,8 @@ class _CompetitiveTables:
         """The draft's numbers, read once (each read of a pydantic model's field is slow)."""
         self.timing = rules.effect_timings(model)
         """When each kind of effect acts, for ``rules.settle_field``."""
+        self.orders = ([0, 1], [1, 0])
+        """The seats in effect-priority order, for each seat with priority (shared: only read)."""
         turns, sizes = range(1, tables.turns + 1), range(len(tables.deck[False]) + 1)
         self.leaders = {turn: rules.turn_leader(model, turn) for turn in turns}
         """Who places first and has priority on each turn (0 Player1, 1 Player2)."""
@@ -761,6 +763,11 @@ class CompetitiveState(GotchaState):
 
     def rounds_played(self) -> int:
         return sum(self.round_wins)
+
+    def points(self) -> list[int]:
+        """``GotchaState.points`` for the two seats, without its map: every turn logs them."""
+        piles, per = self.piles, self.per_card
+        return [len(piles[0]) * per, len(piles[1]) * per]
 
     def _seat(self, role: int) -> int:
         """The seat playing ``role`` (0 Player1, 1 Player2) this round."""
@@ -936,7 +943,7 @@ class CompetitiveState(GotchaState):
         return out.fights
 
     def _order(self) -> list[int]:
-        return [self.priority, 1 - self.priority]
+        return self.competitive.orders[self.priority]
 
     def _clear_play(self) -> None:
         self.field = [[], []]
@@ -996,7 +1003,7 @@ class CompetitiveState(GotchaState):
                 "winner": winner,
                 "how": how,
                 "points": self.points(),
-                "hands": list(map(len, hands)),
+                "hands": [len(hands[0]), len(hands[1])],
             }
         )
         # clarification round-cleanup: each seat's pile, hand and lanes, then the draft's rest
