@@ -66,9 +66,10 @@ def test_competitive_tables_are_made_once_per_load_and_the_outcome_is_slotted() 
 
 
 def test_the_per_load_turn_tables_give_what_the_rule_functions_give() -> None:
-    """Who leads each turn, the placing limits for every hand size a game can reach, in regular
-    turns and in overtime (whatever the turn), and the match's winner for every score of rounds
-    won that the rule accepts are the rule functions' answers."""
+    """Who leads each turn (a role, and the seats in placing order), the placing limits for
+    every hand size a game can reach, in regular turns and in overtime (whatever the turn), and
+    the match's winner for every score of rounds won that the rule accepts are the rule
+    functions' answers."""
     game = load_game("gotchacards")
     state = game.new_game(2, 1, "competitive")
     assert isinstance(state, CompetitiveState)
@@ -76,6 +77,9 @@ def test_the_per_load_turn_tables_give_what_the_rule_functions_give() -> None:
     turns = range(1, len(model.competitive.turns) + 1)
     sizes = range(model.deck_size(beginner=False) + 1)
     assert tables.leaders == {turn: rules.turn_leader(model, turn) for turn in turns}
+    for player1, turn in itertools.product((0, 1), turns):
+        leader = player1 if rules.turn_leader(model, turn) == 0 else 1 - player1
+        assert tables.placers[player1][turn] == (leader, 1 - leader)
     assert list(tables.limits) == list(turns)
     for turn, row in tables.limits.items():
         assert row == [rules.place_limits(model, turn, n) for n in sizes]

@@ -674,6 +674,16 @@ class _CompetitiveTables:
         turns, sizes = range(1, tables.turns + 1), range(len(tables.deck[False]) + 1)
         self.leaders = {turn: rules.turn_leader(model, turn) for turn in turns}
         """Who places first and has priority on each turn (0 Player1, 1 Player2)."""
+        self.placers = {
+            player1: {
+                turn: (seat, 1 - seat)
+                for turn, role in self.leaders.items()
+                for seat in (player1 if role == 0 else 1 - player1,)
+            }
+            for player1 in (0, 1)
+        }
+        """For each seat as Player1, the seats in placing order on each turn (the leader's
+        first: it has priority)."""
         self.limits = {turn: [rules.place_limits(model, turn, n) for n in sizes] for turn in turns}
         """``rules.place_limits`` on each turn for each hand size (no hand holds more cards than
         the game has): looked up by index, where a memo's key per lookup cost 3k instructions,
@@ -873,8 +883,8 @@ class CompetitiveState(GotchaState):
         elif check is not None:
             self._round_won(int(check), "forfeit")
         else:
-            self.priority = self._seat(self.competitive.leaders[turn_no])
-            self.placers = (self.priority, 1 - self.priority)
+            placers = self.placers = self.competitive.placers[self.player1][turn_no]
+            self.priority = placers[0]
             self._next_placer(0)
 
     def _next_placer(self, index: int) -> None:
