@@ -15,7 +15,7 @@ import pytest
 from gachapress.engine import load_game
 from gachapress.games.gotchacards import engine as engine_module
 from gachapress.games.gotchacards import rules
-from gachapress.games.gotchacards.engine import KEEP, PICK, PLACE, CompetitiveState
+from gachapress.games.gotchacards.engine import KEEP, PICK, PLACE, CompetitiveState, GotchaState
 
 GAME = load_game("gotchacards")
 
@@ -66,9 +66,10 @@ def test_competitive_tables_are_made_once_per_load_and_the_outcome_is_slotted() 
 
 
 def test_the_per_load_turn_tables_give_what_the_rule_functions_give() -> None:
-    """Who leads each turn, the placing limits for every hand size a game can reach, in regular
-    turns and in overtime (whatever the turn), and the match's winner for every score of rounds
-    won that the rule accepts are the rule functions' answers."""
+    """Who leads each turn (a role, and the seats in placing order), the placing limits for
+    every hand size a game can reach, in regular turns and in overtime (whatever the turn), and
+    the match's winner for every score of rounds won that the rule accepts are the rule
+    functions' answers."""
     game = load_game("gotchacards")
     state = game.new_game(2, 1, "competitive")
     assert isinstance(state, CompetitiveState)
@@ -76,6 +77,9 @@ def test_the_per_load_turn_tables_give_what_the_rule_functions_give() -> None:
     turns = range(1, len(model.competitive.turns) + 1)
     sizes = range(model.deck_size(beginner=False) + 1)
     assert tables.leaders == {turn: rules.turn_leader(model, turn) for turn in turns}
+    for player1, turn in itertools.product((0, 1), turns):
+        leader = player1 if rules.turn_leader(model, turn) == 0 else 1 - player1
+        assert tables.placers[player1][turn] == (leader, 1 - leader)
     assert list(tables.limits) == list(turns)
     for turn, row in tables.limits.items():
         assert row == [rules.place_limits(model, turn, n) for n in sizes]
@@ -109,3 +113,106 @@ def test_turn_start_checks_are_remembered_as_the_rule_function_gives_them() -> N
                     assert check == rules.turn_start_check(game.model, turn, [first, second])
                     filled += 1
     assert filled > 10
+
+
+def _settled_alike(model: rules.GotchaCards, seed: int, timing: dict[str, str]) -> int:
+    """Settle a random field of ``seed`` with random answers, with and without ``timing``, and
+    check each step is the same; the number of choices asked."""
+    rng = random.Random(seed)
+    cards = list(GAME.new_game(2, 0, "competitive").tables.by_id.values())
+    sides = [rng.choices(cards, k=rng.randint(0, 5)), rng.choices(cards, k=rng.randint(1, 5))]
+    priority, answers = rng.randint(0, 1), []
+    while True:
+        step = rules.settle_field(model, priority, sides, answers, timing)
+        assert step == rules.settle_field(model, priority, sides, answers)
+        if not isinstance(step, rules.Choice):
+            return len(answers)
+        answers.append(rng.choice(step.options))
+
+
+def test_settle_field_with_the_effect_timings_read_once_settles_alike() -> None:
+    """``rules.effect_timings`` is the model's ``effect_timing`` for every kind (a model whose
+    Gacha Capsules draw after scoring too), and ``settle_field`` given it settles every step of
+    many random fields as when it reads the model itself."""
+    model = GAME.model
+    timing = model.effect_timing.model_copy(update={"draw": "after-scoring"})
+    later = model.model_copy(update={"effect_timing": timing})
+    for each in (model, later):
+        timings = rules.effect_timings(each)
+        kinds = ("swap", "draw", "smash", "wild", "steal", "bonus")
+        assert timings == {kind: each.effect_timing.of(kind) for kind in kinds}
+    assert rules.effect_timings(later)["draw"] == "after-scoring"
+    state = GAME.new_game(2, 0, "competitive")
+    assert isinstance(state, CompetitiveState)
+    assert state.competitive.timing == rules.effect_timings(model)
+    for each in (model, later):
+        asked = sum(_settled_alike(each, seed, rules.effect_timings(each)) for seed in range(400))
+        assert asked > 20
+
+
+def test_the_offered_actions_are_each_id_once_in_the_order_of_its_first_card() -> None:
+    """``_offer`` (the legal actions of a draft step or of placing) gives each id's action once,
+    in the order of its first card, and tells whether the cards were distinct: for no card,
+    every card, every pair (the short lists it tells apart at once) and longer random lists."""
+    state = GAME.new_game(2, 0, "competitive")
+    assert isinstance(state, CompetitiveState)
+    table = state.tables.place
+    ids = list(table)
+    rng = random.Random(5)
+    lists = [[], *([i] for i in ids), *map(list, itertools.product(ids, repeat=2))]
+    lists += [rng.choices(ids, k=rng.randint(3, 9)) for _ in range(500)]
+    for cards in lists:
+        expected = [table[card] for card in dict.fromkeys(cards)]
+        assert state._offer(table, cards) == expected
+        assert state.offered == expected and state.distinct == (len(set(cards)) == len(cards))
+        if state.distinct:  # what a caller that knows it may say (``_next_pick``)
+            assert state._offer(table, cards, True) == expected
+
+
+def test_a_reveal_logs_the_lanes_that_nothing_changes_afterwards() -> None:
+    """The reveal entry keeps the state's lanes themselves: they hold the cards each seat
+    placed face down, in order, and still do when the game is over (every later turn and round
+    makes new lanes)."""
+    revealed = 0
+    for seed in range(40):
+        state = GAME.new_game(2, seed, "competitive")
+        assert isinstance(state, CompetitiveState)
+        choose = random.Random(seed).random
+        placed: list[list[str]] = [[], []]
+        copies: list[list[list[str]]] = []
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            seat, action, logged = state.turn, legal[int(choose() * len(legal))], len(state.log)
+            state.apply(action)
+            if action.verb == "place":
+                placed[seat].append(str(action.target))
+            for entry in state.log[logged:]:
+                if entry.get("event") == "reveal":
+                    assert entry["lanes"] == placed
+                    copies.append([list(side) for side in placed])
+                    placed = [[], []]
+        assert [e["lanes"] for e in state.log if e.get("event") == "reveal"] == copies
+        revealed += len(copies)
+    assert revealed > 100
+
+
+def test_the_two_seat_points_and_orders_are_the_shared_ones() -> None:
+    """Competitive's points are ``GotchaState.points`` at every step of many games (and with a
+    card worth two points), and its effect-priority orders are the sides of
+    ``rules.effect_order`` for each seat with priority."""
+    scored = 0
+    for seed in range(30):
+        state = GAME.new_game(2, seed, "competitive")
+        assert isinstance(state, CompetitiveState)
+        choose = random.Random(seed).random
+        while not state.is_terminal():
+            for per in (2, state.tables.per_card):  # the model's last
+                state.per_card = per
+                assert state.points() == GotchaState.points(state)
+            scored += any(state.piles)
+            legal = state.legal_actions()
+            state.apply(legal[int(choose() * len(legal))])
+    assert scored > 200
+    for priority in (0, 1):
+        order = rules.effect_order(GAME.model, priority, [1, 1])
+        assert state.competitive.orders[priority] == [side for side, _ in order]

@@ -667,9 +667,23 @@ class _CompetitiveTables:
         draft = model.competitive.draft
         self.draw, self.keep, self.player2_draw = draft.draw, draft.keep, draft.player2_draw
         """The draft's numbers, read once (each read of a pydantic model's field is slow)."""
+        self.timing = rules.effect_timings(model)
+        """When each kind of effect acts, for ``rules.settle_field``."""
+        self.orders = ([0, 1], [1, 0])
+        """The seats in effect-priority order, for each seat with priority (shared: only read)."""
         turns, sizes = range(1, tables.turns + 1), range(len(tables.deck[False]) + 1)
         self.leaders = {turn: rules.turn_leader(model, turn) for turn in turns}
         """Who places first and has priority on each turn (0 Player1, 1 Player2)."""
+        self.placers = {
+            player1: {
+                turn: (seat, 1 - seat)
+                for turn, role in self.leaders.items()
+                for seat in (player1 if role == 0 else 1 - player1,)
+            }
+            for player1 in (0, 1)
+        }
+        """For each seat as Player1, the seats in placing order on each turn (the leader's
+        first: it has priority)."""
         self.limits = {turn: [rules.place_limits(model, turn, n) for n in sizes] for turn in turns}
         """``rules.place_limits`` on each turn for each hand size (no hand holds more cards than
         the game has): looked up by index, where a memo's key per lookup cost 3k instructions,
@@ -760,6 +774,11 @@ class CompetitiveState(GotchaState):
     def rounds_played(self) -> int:
         return sum(self.round_wins)
 
+    def points(self) -> list[int]:
+        """``GotchaState.points`` for the two seats, without its map: every turn logs them."""
+        piles, per = self.piles, self.per_card
+        return [len(piles[0]) * per, len(piles[1]) * per]
+
     def _seat(self, role: int) -> int:
         """The seat playing ``role`` (0 Player1, 1 Player2) this round."""
         return self.player1 if role == 0 else 1 - self.player1
@@ -805,9 +824,9 @@ class CompetitiveState(GotchaState):
         """The next pick of the draft (its seat from the round's ``pickers``), or the end of the
         draft: Player2's extra draw and the first turn."""
         offer = self.offer
-        if offer:
+        if offer:  # what the keep left: its ids as distinct as when Player1's list was made
             self.phase, self.turn = PICK, self.pickers[self.picks]
-            self._legal = self._offer(self.tables.pick, offer)
+            self._legal = self._offer(self.tables.pick, offer, self.distinct)
             return
         player2 = self._seat(1)
         self.hands[player2] += self._draw(self.competitive.player2_draw)
@@ -815,11 +834,25 @@ class CompetitiveState(GotchaState):
         self._start_turn()
 
     # -- the legal actions of the draft and of placing, kept as they go -----------------------
-    def _offer(self, table: dict[str, Action], cards: list[str]) -> list[Action]:
+    def _offer(
+        self, table: dict[str, Action], cards: list[str], distinct: bool = False
+    ) -> list[Action]:
         """The action of ``table`` for each id among ``cards``, in the order they first come
         there: the legal actions of a draft step (or, with ``DONE``, of placing), remembered in
-        ``offered`` for the next step to edit (``_less``)."""
-        actions = self.offered = list(map(table.__getitem__, dict.fromkeys(cards)))
+        ``offered`` for the next step to edit (``_less``). ``distinct``: the caller knows the
+        ids are all different (what is left of cards that were).
+
+        A hand of one or two cards (a fifth of the lists made) is told apart at once: dropping
+        the duplicate ids of a list through ``dict.fromkeys`` costs more than the whole step."""
+        if distinct:
+            actions = list(map(table.__getitem__, cards))
+        elif len(cards) > 2:
+            actions = list(map(table.__getitem__, dict.fromkeys(cards)))
+        elif len(cards) == 2 and cards[0] != cards[1]:
+            actions = [table[cards[0]], table[cards[1]]]
+        else:  # one card, or two copies of one
+            actions = [table[cards[0]]] if cards else []
+        self.offered = actions
         self.distinct = len(actions) == len(cards)  # and stay so: these cards only go
         return actions
 
@@ -850,8 +883,8 @@ class CompetitiveState(GotchaState):
         elif check is not None:
             self._round_won(int(check), "forfeit")
         else:
-            self.priority = self._seat(self.competitive.leaders[turn_no])
-            self.placers = (self.priority, 1 - self.priority)
+            placers = self.placers = self.competitive.placers[self.player1][turn_no]
+            self.priority = placers[0]
             self._next_placer(0)
 
     def _next_placer(self, index: int) -> None:
@@ -895,10 +928,9 @@ class CompetitiveState(GotchaState):
 
     def _reveal(self) -> None:
         self.revealed = True
-        field = self.field  # the entry ``event`` would make, built at once: every turn logs one
-        self.log.append(
-            {"event": "reveal", "lanes": [field[0][:], field[1][:]], "first": self.priority}
-        )
+        # the entry ``event`` would make, built at once: every turn logs one; it keeps the lanes
+        # themselves, which nothing changes from now on (``_clear_play`` makes new ones)
+        self.log.append({"event": "reveal", "lanes": self.field, "first": self.priority})
         self.answers = []
         self._resolve()
 
@@ -907,7 +939,8 @@ class CompetitiveState(GotchaState):
         (run afresh after each answer: the state keeps no paused resolver)."""
         card, field = self.tables.by_id.__getitem__, self.field
         sides = (map(card, field[0]), map(card, field[1]))
-        step = rules.settle_field(self.model, self.priority, sides, self.answers)
+        timing = self.competitive.timing
+        step = rules.settle_field(self.model, self.priority, sides, self.answers, timing)
         if type(step) is rules.Choice:
             self.choice = step
             self.phase, self.turn = EFFECT, step.player
@@ -920,7 +953,7 @@ class CompetitiveState(GotchaState):
         return out.fights
 
     def _order(self) -> list[int]:
-        return [self.priority, 1 - self.priority]
+        return self.competitive.orders[self.priority]
 
     def _clear_play(self) -> None:
         self.field = [[], []]
@@ -980,7 +1013,7 @@ class CompetitiveState(GotchaState):
                 "winner": winner,
                 "how": how,
                 "points": self.points(),
-                "hands": list(map(len, hands)),
+                "hands": [len(hands[0]), len(hands[1])],
             }
         )
         # clarification round-cleanup: each seat's pile, hand and lanes, then the draft's rest

@@ -11,11 +11,11 @@ choice and receive the answer, and ``answer_all`` drives one from a list of answ
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Generator, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import compress, repeat, zip_longest
 from operator import attrgetter
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, get_args
 
 from gachapress.games.gotchacards.model import (
     BonusEffect,
@@ -123,12 +123,11 @@ def _add_gain(effect: Effect, kind: str, draws: list[int], steals: list[int], wh
 _GAINS = frozenset({"draw", "steal"})
 
 
-def _reveal_effect(game: GotchaCards, card: GotchaCard) -> EffectKind | None:
-    effect = card.effect
-    if effect is None:
-        return None
-    kind = effect.kind
-    return kind if game.effect_timing.of(kind) == "reveal" else None
+def effect_timings(game: GotchaCards) -> dict[EffectKind, str]:
+    """When each kind of effect acts (``reveal``, ``after-scoring`` or ``collected``: clarification
+    effect-priority-and-lanes), read from ``game.effect_timing`` into a plain dict: each read of
+    a pydantic model's field is slow, and ``settle_field`` asks for every card with an effect."""
+    return {kind: game.effect_timing.of(kind) for kind in get_args(EffectKind)}
 
 
 # ------------------------------------------------------------------------------ Competitive
@@ -174,7 +173,8 @@ def _effect_places(priority: int, first: int, second: int) -> tuple[tuple[int, i
 @dataclass(slots=True)
 class FieldOutcome:
     """What a Competitive turn's resolution did, side by side (index 0 and 1 are seats);
-    slotted, as one is made every turn."""
+    slotted, and every field given (no default factories to test for), as one is made every
+    turn."""
 
     sides: list[list[GotchaCard | None]]
     """The cards in the lanes after the effect step (swaps and Hammers applied; None where a
@@ -183,15 +183,15 @@ class FieldOutcome:
     """What each lane's card fights as, lane by lane like ``sides``: its type, ``item`` for an
     item that does not fight (clarification item-in-lane), the type a Wildcard named
     (clarification wildcard-type), None for an empty lane."""
-    taken: list[list[GotchaCard]] = field(default_factory=lambda: [[], []])
+    taken: list[list[GotchaCard]]
     """Cards each side collects from the lanes into its victory pile."""
-    bonus: list[int] = field(default_factory=lambda: [0, 0])
+    bonus: list[int]
     """Cards each side also takes from the top of the deck (lucky cards)."""
-    draws: list[int] = field(default_factory=lambda: [0, 0])
+    draws: list[int]
     """Cards each side draws into its hand (Gacha Capsules)."""
-    steals: list[int] = field(default_factory=lambda: [0, 0])
+    steals: list[int]
     """Cards each side's Magnets take from the other side's victory pile, as far as it holds."""
-    trashed: list[GotchaCard] = field(default_factory=list)
+    trashed: list[GotchaCard]
     """Cards that go to the trash: ties, items, Hammer victims."""
 
 
@@ -260,11 +260,12 @@ def settle_field(
     priority: int,
     sides: Sequence[Iterable[GotchaCard]],
     answers: Sequence[Answer] = (),
+    timing: Mapping[EffectKind, str] | None = None,
 ) -> FieldOutcome | Choice:
     """A Competitive turn once every card is revealed: ``sides`` holds each seat's cards, Lane1
     outward (seed: lanes fill without gaps), ``answers`` the holders' decisions so far in the
     order they are asked. Returns the outcome, or the next ``Choice`` when an effect asks
-    beyond them.
+    beyond them. ``timing`` is ``effect_timings(game)``, which a caller may read once and pass.
 
     Seed, "Game Flow" (lanes in order, the starting player's effects first) and "Earning
     Points"; clarifications effect-priority-and-lanes, swap-competitive, swap-chain,
@@ -278,25 +279,36 @@ def settle_field(
     """
     if priority not in (0, 1) or len(sides) != 2:
         raise ValueError("a Competitive field has two sides and priority 0 or 1")
+    if timing is None:
+        timing = effect_timings(game)
     lanes: list[list[GotchaCard | None]] = [list(sides[0]), list(sides[1])]
     fights: list[list[FightType | Literal["item"] | None]]
     fights = [list(map(_TYPE_OF, lanes[0])), list(map(_TYPE_OF, lanes[1]))]
-    out = FieldOutcome(lanes, fights, [[], []], [0, 0], [0, 0], [0, 0], [])  # no factories
+    out = FieldOutcome(lanes, fights, [[], []], [0, 0], [0, 0], [0, 0], [])
     after: list[tuple[int, GotchaCard]] = []
-    if any(map(_EFFECT_OF, lanes[0])) or any(map(_EFFECT_OF, lanes[1])):  # an effect is never false
+    # each card's effect, in effect order (clarification effect-priority-and-lanes: the
+    # starting player's from Lane1 outward, then the other's); an effect is never false
+    effects = list(map(_EFFECT_OF, lanes[priority] + lanes[1 - priority]))
+    if any(effects):
         resolved = [[False] * len(lanes[0]), [False] * len(lanes[1])]
         asked = 0  # the answers used so far
-        later = False  # an effect that acts after the effect step (a Magnet's, a lucky card's)
+        later = False  # a gain that acts after scoring (a Magnet's)
         order = _effect_places(priority, len(lanes[0]), len(lanes[1]))  # effect_order
-        for side, lane in order:
-            card = lanes[side][lane]
-            if card is None or card.effect is None:  # a plain card does nothing
-                continue
+        # Only the places whose cards have an effect at the start are visited, in order: a card
+        # moves only in a swap, and the one that lands away from the swap's place is the swap
+        # card, resolved already (the card landing in its place resolves there and then).
+        for side, lane in compress(order, effects):
             here, other = lanes[side], lanes[1 - side]
+            card = here[lane]  # None if a Hammer struck it
             while card is not None and not resolved[side][lane]:
                 resolved[side][lane] = True
-                kind = _reveal_effect(game, card)
                 effect = card.effect
+                if effect is None:  # a plain card swapped in does nothing
+                    break
+                kind = effect.kind
+                if timing[kind] != "reveal":  # a lucky card's bonus comes as it is collected
+                    later = later or kind in _GAINS
+                    break
                 if kind == "swap" and isinstance(effect, SwapEffect):
                     target = swap_target_lane(game, lane + 1, effect.direction)
                     if target is None or target > len(other) or other[target - 1] is None:
@@ -325,12 +337,10 @@ def settle_field(
                         return Choice(side, "type", types, card.id, _lanes_view(lanes))
                     fights[side][lane] = answers[asked]  # type: ignore[assignment]
                     asked += 1
-                elif kind is not None:  # it acts now: no need to ask its kind and timing again
-                    _add_gain(effect, kind, out.draws, out.steals, side)  # type: ignore[arg-type]
-                else:
-                    later = True
+                else:  # it acts now: no need to ask its kind and timing again
+                    _add_gain(effect, kind, out.draws, out.steals, side)
                 break
-        if later:  # every card left with an effect has resolved: some act later
+        if later:  # every card left with an effect has resolved: some act after scoring
             after = [  # the cards with an effect, where the effect step left them
                 (side, card)
                 for side, lane in order
@@ -390,7 +400,7 @@ def lane_points(game: GotchaCards, a: GotchaCard, b: GotchaCard) -> list[int]:
     Effects that act on reveal (swaps, Hammer, Wildcard) are not applied here: see
     ``resolve_lanes``.
     """
-    out = FieldOutcome(sides=[[a], [b]], fights=[[a.type], [b.type]])
+    out = FieldOutcome([[a], [b]], [[a.type], [b.type]], [[], []], [0, 0], [0, 0], [0, 0], [])
     _score_lanes(game, out)
     return [(len(out.taken[s]) + out.bonus[s]) * game.points_per_card for s in (0, 1)]
 
