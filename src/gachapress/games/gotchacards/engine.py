@@ -189,15 +189,13 @@ class _Tables:
         stand_ins.update({(seat, None): None for seat in range(most)})  # a seat without a card
         return kind, stand_ins
 
-    def turn_order(self, current: int, hands: list[list[str]]) -> list[int]:
-        """``rules.party_turn_order`` after ``current`` had priority, for the seats holding
-        cards, worked out once for each priority and set of holders (a handful per player
-        count) into ``orders``, keyed by ``current`` and whether each seat holds cards, where
-        the state looks it up; the list is shared, so it is only read."""
-        holding = [int(bool(hand)) for hand in hands]
-        order = self.orders[(current, *map(bool, holding))] = rules.party_turn_order(
-            self.model, current, holding
-        )
+    def turn_order(self, key: tuple[int | bool, ...]) -> list[int]:
+        """``rules.party_turn_order`` for ``key``: the seat that had priority, then whether each
+        seat holds cards. Worked out once for each (a handful per player count) into
+        ``orders``, where the state looks it up first; the list is shared, so it is only read."""
+        current, *holding = key
+        hands = list(map(int, holding))  # a seat holding cards counts as a hand of one
+        order = self.orders[key] = rules.party_turn_order(self.model, int(current), hands)
         return order
 
     def rotations(self, players: int) -> list[list[int]]:
@@ -669,7 +667,7 @@ class _CompetitiveTables:
         """The draft's numbers, read once (each read of a pydantic model's field is slow)."""
         self.timing = rules.effect_timings(model)
         """When each kind of effect acts, for ``rules.settle_field``."""
-        self.orders = ([0, 1], [1, 0])
+        self.orders = tables.rotations(2)
         """The seats in effect-priority order, for each seat with priority (shared: only read)."""
         turns, sizes = range(1, tables.turns + 1), range(len(tables.deck[False]) + 1)
         self.leaders = {turn: rules.turn_leader(model, turn) for turn in turns}
@@ -1300,9 +1298,10 @@ class PartyState(GotchaState):
         model = self.model
         self.turns += 1
         if not self.overtime:
-            order = self.tables.orders.get((self.priority, *map(bool, self.hands)))
+            key = (self.priority, *map(bool, self.hands))
+            order = self.tables.orders.get(key)
             if order is None:
-                order = self.tables.turn_order(self.priority, self.hands)
+                order = self.tables.turn_order(key)
             if order:
                 self.priority = order[0]
                 self._start_turn(order)
