@@ -106,6 +106,7 @@ class _Tables:
     __slots__ = (
         "_paid",
         "_plans",
+        "_read_plans",
         "_setups",
         "_tickets",
         "afford",
@@ -201,19 +202,27 @@ class _Tables:
         self.token_ids = sorted(token.id for token in self.token_cards)
         self._setups: dict[int, _Setup] = {}
         self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
+        self._read_plans: dict[tuple[Any, ...], _Plan] = {}
 
     def rebuild_plan(self, model: Gasha, sizes: tuple[int, ...], discard: int) -> _Plan:
         """``rules.rebuild_gasha_decks``, memoised and ready to apply: a game rebuilds its decks
-        every few turns, mostly from the same few deck sizes. The rule reads the discard pile's
-        size only to compare it with the number of empty places, so the key counts it up to the
-        number of places (more would miss the memo at every rebuild)."""
+        every few turns. The plans are kept by what the rule reads (``rules.rebuild_reads``),
+        few, and found first by the deck sizes and the discard pile's size up to the number of
+        places (the rule reads no more of it), which is quicker to look up but comes in many
+        more forms."""
         places = len(sizes)
         key = (sizes, discard if discard < places else places)
         plan = self._plans.get(key)
         if plan is None:
             if len(self._plans) >= 100_000:  # bounded, whatever the deck sizes a game meets
                 self._plans.clear()
-            plan = self._plans[key] = _plan(rules.rebuild_gasha_decks(model, list(sizes), discard))
+                self._read_plans.clear()
+            reads = rules.rebuild_reads(sizes, discard)
+            plan = self._read_plans.get(reads)
+            if plan is None:
+                rebuild = rules.rebuild_gasha_decks(model, list(sizes), discard)
+                plan = self._read_plans[reads] = _plan(rebuild)
+            self._plans[key] = plan
         return plan
 
     def tickets(self, model: Gasha, waiting: list[Reward], reward: Reward) -> _Tickets:
