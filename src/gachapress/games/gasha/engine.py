@@ -33,8 +33,8 @@ from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import reduce
-from itertools import chain, count, repeat
-from operator import attrgetter, itemgetter, or_
+from itertools import chain, repeat
+from operator import attrgetter, itemgetter, mul, or_
 from typing import Any, ClassVar, NamedTuple
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
@@ -115,6 +115,8 @@ class _Tables:
         "by_id",
         "decks",
         "draw",
+        "each_index",
+        "each_kind",
         "gasha",
         "gasha_cards",
         "gasha_ids",
@@ -145,6 +147,10 @@ class _Tables:
         self.gasha: list[GashaCard] = [by_kind[kind] for kind in self.kinds]
         self.gasha_ids = [card.id for card in self.gasha]
         self.kind_of = {card.id: i for i, card in enumerate(self.gasha)}
+        # Each kind, and each kind index, alone in a list: times n, n cards of it (a map of
+        # repeat costs more, as repeat parses its arguments as keywords).
+        self.each_kind = [[kind] for kind in self.kinds]
+        self.each_index = [[k] for k in range(len(self.kinds))]
         self.rewards = model.decks.set_rewards.cards
         tokens = model.decks.bonus_tokens.cards
         self.req = {card.id: rules.requirement(model, card) for card in self.rewards}
@@ -417,19 +423,19 @@ class GashaState(PhasedState):
         each (faster than ``random.shuffle``, which calls back into Python for every card),
         then picked out in that order by one ``itemgetter`` (a third cheaper than a map)."""
         rng = self.rng
-        keys = list(map(type(rng).random, repeat(rng, len(items))))  # draws rng.random() each
+        keys = list(map(type(rng).random, [rng] * len(items)))  # draws rng.random() each
         if len(items) < 2:  # itemgetter of one index gives the item, not a tuple
             return list(items)
         return list(itemgetter(*sorted(range(len(items)), key=keys.__getitem__))(items))
 
     # -- the API -------------------------------------------------------------------------------
     def scores(self) -> list[int]:
-        kinds = self.tables.kinds
+        each_kind = self.tables.each_kind
         return [
             rules.final_score(
                 self.model,
                 self.rewards[seat],
-                list(chain.from_iterable(map(repeat, kinds, self.hands[seat]))),
+                list(chain.from_iterable(map(mul, each_kind, self.hands[seat]))),
                 self.face_up[seat],
             )
             for seat in range(self.players)
@@ -557,10 +563,8 @@ class GashaState(PhasedState):
     def _rebuild(self) -> None:
         """A place is empty: cut the biggest deck, or deal the discard pile (seed, "Draw two
         Gasha cards"; clarification deck-rebuild-timing)."""
-        decks, discard = self.decks, self.discard
-        steps, formed, logged = self.tables.rebuild_plan(
-            self.model, tuple(map(len, decks)), sum(discard)
-        )
+        decks, discard, t = self.decks, self.discard, self.tables
+        steps, formed, logged = t.rebuild_plan(self.model, tuple(map(len, decks)), sum(discard))
         for cut, to in steps:
             if cut is not None:
                 source = decks[cut]
@@ -568,7 +572,7 @@ class GashaState(PhasedState):
                 decks[to] = source[:half]  # the bottom half, in the same order
                 del source[:half]
             else:
-                pile = self._shuffled(list(chain.from_iterable(map(repeat, count(), discard))))
+                pile = self._shuffled(list(chain.from_iterable(map(mul, t.each_index, discard))))
                 for i, place in enumerate(to):  # one card at a time, place by place
                     decks[place].extend(pile[i :: len(to)])
                 self.discard = [0] * len(discard)
