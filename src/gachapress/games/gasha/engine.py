@@ -9,10 +9,14 @@ of ``rules.kinds_in_order``); the draw decks are lists of kind indices, top card
 Why it is fast (issue #16): half of all actions are a turn's first, where every reward of the
 row must be checked against the hand; ``rules.trade_sets`` tabulates that once per load as bit
 sets of rewards, so a hand is checked with a lookup per kind (``rules.affordable_set``, itself
-memoised per hand), and the row keeps only the set of its rewards' bits. Each action's method
-and argument are looked up once (``_Tables.handlers``) instead of comparing verbs; a rebuild's
-plan, the tickets a new reward completes and a payment's card ids are memoised per load. Only a
-player holding 2 Wild Gashas! tokens takes the slower ``rules.affordable``. The state and its
+memoised per hand), and the row keeps only the set of its rewards' bits; ``legal_actions``
+does that itself, and ``apply`` looks up each action's method and argument once
+(``_Tables.handlers``) instead of comparing verbs: Python calls are dear. A rebuild's plan (by
+what the rule reads, ``rules.rebuild_reads``), the tickets a new reward completes and a
+payment's card ids are memoised per load, keyed so that they rarely miss: each miss adds
+long-lived objects that the garbage collector keeps going over (a rebuild memo missing a third
+of the time cost 8 % of all instructions, half of it in the collector). Only a player
+holding 2 Wild Gashas! tokens takes the slower ``rules.affordable``. The state and its
 tables are slotted, and rewards and tokens are the engine's plain cards (``Reward``, ``Token``),
 not the model's pydantic ones: CPython reads both far faster (issue #16 item 4).
 
