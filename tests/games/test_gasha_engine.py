@@ -847,6 +847,23 @@ def test_rebuild_plans_are_cuts_then_at_most_one_deal() -> None:
             assert deals in ([], [len(steps) - 1]), (sizes, discard, steps)
 
 
+def test_rebuild_reads_are_all_the_rebuild_depends_on() -> None:
+    """The rebuild memo keeps its plans by ``rules.rebuild_reads``: every two deck sizes and
+    discard piles with the same reads must get the same steps from the rule, in 3 to 5
+    places, and one empty place next to a deck of 2 or more must give few reads."""
+    for places, most in ((3, 9), (4, 9), (5, 5)):
+        by_reads: dict[tuple[Any, ...], dict[str, Any]] = {}
+        for sizes in product(range(most), repeat=places):
+            for discard in range(places + 3):
+                plan = rules.rebuild_gasha_decks(MODEL, list(sizes), discard)
+                reads = rules.rebuild_reads(sizes, discard)
+                assert by_reads.setdefault(reads, plan) == plan, (sizes, discard)
+                if sizes.count(0) == 1 and max(sizes) >= 2:
+                    assert len(plan["steps"]) == 1 and plan["formed"]
+        short = [reads for reads in by_reads if not isinstance(reads[0], tuple)]
+        assert len(short) == places * (places - 1)
+
+
 def test_rebuild_plans_read_the_discard_pile_up_to_the_places() -> None:
     """The rebuild memo (_Tables.rebuild_plan) counts the discard pile only up to the number
     of places: every larger pile must give the rule's plan for that many cards, and the plan

@@ -9,10 +9,14 @@ of ``rules.kinds_in_order``); the draw decks are lists of kind indices, top card
 Why it is fast (issue #16): half of all actions are a turn's first, where every reward of the
 row must be checked against the hand; ``rules.trade_sets`` tabulates that once per load as bit
 sets of rewards, so a hand is checked with a lookup per kind (``rules.affordable_set``, itself
-memoised per hand), and the row keeps only the set of its rewards' bits. Each action's method
-and argument are looked up once (``_Tables.handlers``) instead of comparing verbs; a rebuild's
-plan, the tickets a new reward completes and a payment's card ids are memoised per load. Only a
-player holding 2 Wild Gashas! tokens takes the slower ``rules.affordable``. The state and its
+memoised per hand), and the row keeps only the set of its rewards' bits; ``legal_actions``
+does that itself, and ``apply`` looks up each action's method and argument once
+(``_Tables.handlers``) instead of comparing verbs: Python calls are dear. A rebuild's plan (by
+what the rule reads, ``rules.rebuild_reads``), the tickets a new reward completes and a
+payment's card ids are memoised per load, keyed so that they rarely miss: each miss adds
+long-lived objects that the garbage collector keeps going over (a rebuild memo missing a third
+of the time cost 8 % of all instructions, half of it in the collector). Only a player
+holding 2 Wild Gashas! tokens takes the slower ``rules.affordable``. The state and its
 tables are slotted, and rewards and tokens are the engine's plain cards (``Reward``, ``Token``),
 not the model's pydantic ones: CPython reads both far faster (issue #16 item 4).
 
@@ -33,8 +37,8 @@ from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import reduce
-from itertools import chain, count, repeat
-from operator import attrgetter, itemgetter, or_
+from itertools import chain, repeat
+from operator import attrgetter, itemgetter, mul, or_
 from typing import Any, ClassVar, NamedTuple
 
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
@@ -106,6 +110,7 @@ class _Tables:
     __slots__ = (
         "_paid",
         "_plans",
+        "_read_plans",
         "_setups",
         "_tickets",
         "afford",
@@ -114,6 +119,8 @@ class _Tables:
         "by_id",
         "decks",
         "draw",
+        "each_index",
+        "each_kind",
         "gasha",
         "gasha_cards",
         "gasha_ids",
@@ -144,6 +151,10 @@ class _Tables:
         self.gasha: list[GashaCard] = [by_kind[kind] for kind in self.kinds]
         self.gasha_ids = [card.id for card in self.gasha]
         self.kind_of = {card.id: i for i, card in enumerate(self.gasha)}
+        # Each kind, and each kind index, alone in a list: times n, n cards of it (a map of
+        # repeat costs more, as repeat parses its arguments as keywords).
+        self.each_kind = [[kind] for kind in self.kinds]
+        self.each_index = [[k] for k in range(len(self.kinds))]
         self.rewards = model.decks.set_rewards.cards
         tokens = model.decks.bonus_tokens.cards
         self.req = {card.id: rules.requirement(model, card) for card in self.rewards}
@@ -183,7 +194,7 @@ class _Tables:
         self.pay_card = [Action("pay", card_id) for card_id in self.gasha_ids]
         self.pay_token = {t.id: Action("pay", t.id) for t in self.token.values() if t.wild}
         # What each action does: the state's method for it and that method's argument, so that
-        # applying an action is one lookup (GashaState._apply).
+        # applying an action is one lookup (GashaState.apply).
         self.handlers: dict[Action, tuple[Callable[[GashaState, Any], None], Any]] = {
             **{action: (GashaState._draw, i) for i, action in enumerate(self.draw)},
             **{action: (GashaState._take, i) for i, action in enumerate(self.take)},
@@ -201,19 +212,27 @@ class _Tables:
         self.token_ids = sorted(token.id for token in self.token_cards)
         self._setups: dict[int, _Setup] = {}
         self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
+        self._read_plans: dict[tuple[Any, ...], _Plan] = {}
 
     def rebuild_plan(self, model: Gasha, sizes: tuple[int, ...], discard: int) -> _Plan:
         """``rules.rebuild_gasha_decks``, memoised and ready to apply: a game rebuilds its decks
-        every few turns, mostly from the same few deck sizes. The rule reads the discard pile's
-        size only to compare it with the number of empty places, so the key counts it up to the
-        number of places (more would miss the memo at every rebuild)."""
+        every few turns. The plans are kept by what the rule reads (``rules.rebuild_reads``),
+        few, and found first by the deck sizes and the discard pile's size up to the number of
+        places (the rule reads no more of it), which is quicker to look up but comes in many
+        more forms."""
         places = len(sizes)
         key = (sizes, discard if discard < places else places)
         plan = self._plans.get(key)
         if plan is None:
             if len(self._plans) >= 100_000:  # bounded, whatever the deck sizes a game meets
                 self._plans.clear()
-            plan = self._plans[key] = _plan(rules.rebuild_gasha_decks(model, list(sizes), discard))
+                self._read_plans.clear()
+            reads = rules.rebuild_reads(sizes, discard)
+            plan = self._read_plans.get(reads)
+            if plan is None:
+                rebuild = rules.rebuild_gasha_decks(model, list(sizes), discard)
+                plan = self._read_plans[reads] = _plan(rebuild)
+            self._plans[key] = plan
         return plan
 
     def tickets(self, model: Gasha, waiting: list[Reward], reward: Reward) -> _Tickets:
@@ -408,19 +427,19 @@ class GashaState(PhasedState):
         each (faster than ``random.shuffle``, which calls back into Python for every card),
         then picked out in that order by one ``itemgetter`` (a third cheaper than a map)."""
         rng = self.rng
-        keys = list(map(type(rng).random, repeat(rng, len(items))))  # draws rng.random() each
+        keys = list(map(type(rng).random, [rng] * len(items)))  # draws rng.random() each
         if len(items) < 2:  # itemgetter of one index gives the item, not a tuple
             return list(items)
         return list(itemgetter(*sorted(range(len(items)), key=keys.__getitem__))(items))
 
     # -- the API -------------------------------------------------------------------------------
     def scores(self) -> list[int]:
-        kinds = self.tables.kinds
+        each_kind = self.tables.each_kind
         return [
             rules.final_score(
                 self.model,
                 self.rewards[seat],
-                list(chain.from_iterable(map(repeat, kinds, self.hands[seat]))),
+                list(chain.from_iterable(map(mul, each_kind, self.hands[seat]))),
                 self.face_up[seat],
             )
             for seat in range(self.players)
@@ -438,35 +457,53 @@ class GashaState(PhasedState):
     def end_condition(self) -> str:
         return self.trigger or "unfinished"
 
+    def legal_actions(self) -> list[Action]:
+        """``PhasedState.legal_actions``, with those of a turn's start worked out here in the
+        usual case (half of all actions: a Python call fewer each). Every deck has a card
+        between actions then (the rebuild sees to it), no 2 Wild Gashas! token is face up, and
+        every reward of the row is checked at once: a hand's rewards are looked up (the same
+        few hands come back turn after turn)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        phase, seat = self.phase, self.turn
+        if phase == TURN and self.decks_formed and not self.wilds[seat]:
+            t = self.tables
+            hand = self.hands[seat]
+            key = tuple(hand)
+            found = t.afford.get(key)
+            if found is None:
+                found = t.afford[key] = rules.affordable_set(t.sets, hand)
+            found &= self.row_set
+            legal = self._legal = [*t.all_draws]
+            if found:
+                for card in self.row:  # each reward found once, at its first copy
+                    if card.bit & found:
+                        legal.append(card.trade)
+                        found ^= card.bit
+            return legal
+        legal = self._legal = [] if phase == OVER else self._other_actions()
+        return legal
+
     def _legal_actions(self) -> list[Action]:
+        """The legal actions, worked out afresh (``legal_actions`` does the work)."""
+        self._legal = None
+        return self.legal_actions()
+
+    def _other_actions(self) -> list[Action]:
+        """The legal actions in every case ``legal_actions`` does not work out itself."""
         t = self.tables
         phase = self.phase
         if phase == TURN:
             seat = self.turn
-            hand = self.hands[seat]
-            tokens = self.wilds[seat]
-            if self.decks_formed and not tokens:
-                # The usual case: every deck has a card between actions (the rebuild sees to
-                # it), and every reward of the row is checked at once; a hand's rewards are
-                # looked up (the same few hands come back turn after turn).
-                key = tuple(hand)
-                found = t.afford.get(key)
-                if found is None:
-                    found = t.afford[key] = rules.affordable_set(t.sets, hand)
-                found &= self.row_set
-                legal = [*t.all_draws]
-                if found:
-                    for card in self.row:  # each reward found once, at its first copy
-                        if card.bit & found:
-                            legal.append(card.trade)
-                            found ^= card.bit
-                return legal
             if self.decks_formed:
                 actions = [*t.all_draws]
             else:
                 actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
             unique = list(dict.fromkeys(self.row))
-            found_at = rules.affordable(list(map(REQ, unique)), hand, tokens, t.per_token)
+            found_at = rules.affordable(
+                list(map(REQ, unique)), self.hands[seat], self.wilds[seat], t.per_token
+            )
             actions.extend(map(TRADE, map(unique.__getitem__, found_at)))
             return actions or [PASS]
         if phase == DRAW:
@@ -477,7 +514,22 @@ class GashaState(PhasedState):
             return [t.take[i] for i, deck in enumerate(self.decks) if deck]
         return self.steps  # PAY
 
+    def apply(self, action: Action | str) -> None:
+        """``PhasedState.apply`` with ``_apply`` written out: a Python call fewer for every
+        action (a tenth of a draw's cost)."""
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal:  # the game is not over once a legal action is found
+            self._apply_other(action, legal)
+            return
+        self.log.append({"player": self.turn, "action": action._text})
+        self._legal = None
+        method, argument = self.tables.handlers[action]
+        method(self, argument)
+
     def _apply(self, action: Action) -> None:
+        """What ``apply`` does with a legal action (the base class's contract)."""
         method, argument = self.tables.handlers[action]
         method(self, argument)
 
@@ -515,10 +567,8 @@ class GashaState(PhasedState):
     def _rebuild(self) -> None:
         """A place is empty: cut the biggest deck, or deal the discard pile (seed, "Draw two
         Gasha cards"; clarification deck-rebuild-timing)."""
-        decks, discard = self.decks, self.discard
-        steps, formed, logged = self.tables.rebuild_plan(
-            self.model, tuple(map(len, decks)), sum(discard)
-        )
+        decks, discard, t = self.decks, self.discard, self.tables
+        steps, formed, logged = t.rebuild_plan(self.model, tuple(map(len, decks)), sum(discard))
         for cut, to in steps:
             if cut is not None:
                 source = decks[cut]
@@ -526,7 +576,7 @@ class GashaState(PhasedState):
                 decks[to] = source[:half]  # the bottom half, in the same order
                 del source[:half]
             else:
-                pile = self._shuffled(list(chain.from_iterable(map(repeat, count(), discard))))
+                pile = self._shuffled(list(chain.from_iterable(map(mul, t.each_index, discard))))
                 for i, place in enumerate(to):  # one card at a time, place by place
                     decks[place].extend(pile[i :: len(to)])
                 self.discard = [0] * len(discard)

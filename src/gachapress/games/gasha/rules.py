@@ -584,6 +584,19 @@ def rebuild_gasha_decks(game: Gasha, sizes: list[int], discard: int) -> dict[str
     return {"steps": steps, "formed": True}
 
 
+def rebuild_reads(sizes: Sequence[int], discard: int) -> tuple[Any, ...]:
+    """What ``rebuild_gasha_decks`` reads of the deck sizes and the discard pile's size (not
+    negative): every two calls with the same reads give the same steps (seed, "Draw two Gasha
+    cards"; clarification deck-split). With one empty place and a deck of 2 cards or more,
+    that place and the biggest deck (the first among equals): one cut fills it. Otherwise the
+    sizes, and the discard pile's size up to the number of places: the rule only compares it
+    with the number of empty places."""
+    biggest = max(sizes, default=0)
+    if biggest >= 2 and sizes.count(0) == 1:
+        return sizes.index(0), sizes.index(biggest)
+    return tuple(sizes), min(discard, len(sizes))
+
+
 @RULES.rule
 def refill_gasha_decks(game: Gasha, sizes: list[int], discard: int) -> dict[str, Any]:
     """The draw decks after rebuilding: ``{sizes, discard, formed}``.
