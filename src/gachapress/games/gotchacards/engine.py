@@ -802,9 +802,11 @@ class CompetitiveState(GotchaState):
         self.kept += 1
         if self.kept >= self.competitive.keep or not offer:
             self._next_pick()
+        elif self.distinct or card not in offer:  # ``_offer``'s list less the card's action
+            actions = self._legal = self.offered = self.offered[:]
+            actions.remove(self.tables.keep[card])
         else:
-            keep = self.tables.keep
-            self._legal = self._less(keep, offer, card) or self._offer(keep, offer)
+            self._legal = self._offer(self.tables.keep, offer)
 
     def _pick(self, card: str) -> None:
         offer = self.offer
@@ -813,8 +815,11 @@ class CompetitiveState(GotchaState):
         picks = self.picks = self.picks + 1
         if offer:  # the next pick, as ``_next_pick`` makes it (without the call: most moves)
             self.turn = self.pickers[picks]
-            pick = self.tables.pick
-            self._legal = self._less(pick, offer, card) or self._offer(pick, offer)
+            if self.distinct or card not in offer:  # ``_offer``'s list less the card's action
+                actions = self._legal = self.offered = self.offered[:]
+                actions.remove(self.tables.pick[card])
+            else:
+                self._legal = self._offer(self.tables.pick, offer)
         else:
             self._next_pick()
 
@@ -837,8 +842,15 @@ class CompetitiveState(GotchaState):
     ) -> list[Action]:
         """The action of ``table`` for each id among ``cards``, in the order they first come
         there: the legal actions of a draft step (or, with ``DONE``, of placing), remembered in
-        ``offered`` for the next step to edit (``_less``). ``distinct``: the caller knows the
-        ids are all different (what is left of cards that were).
+        ``offered`` for the next step to edit. ``distinct``: the caller knows the ids are all
+        different (what is left of cards that were).
+
+        A step of the draft or of placing takes one card, so the list it leaves is the last
+        one less that card's action, copied (the old list was handed out), as ``_keep``,
+        ``_pick`` and ``_place`` make it in place of a call: ``dict.fromkeys`` per step, to
+        drop duplicate ids, cost more than most of the step's own work. Not when another copy
+        of the card is left, whose first place, which orders the list, has moved: then the
+        list is made afresh here. Cards that were ``distinct`` have no copy to look for.
 
         A hand of one or two cards (a fifth of the lists made) is told apart at once: dropping
         the duplicate ids of a list through ``dict.fromkeys`` costs more than the whole step."""
@@ -852,21 +864,6 @@ class CompetitiveState(GotchaState):
             actions = [table[cards[0]]] if cards else []
         self.offered = actions
         self.distinct = len(actions) == len(cards)  # and stay so: these cards only go
-        return actions
-
-    def _less(self, table: dict[str, Action], cards: list[str], card: str) -> list[Action]:
-        """The actions last offered less ``card``'s, just moved out of ``cards`` (the offer or
-        a hand); empty when another copy of it is left, whose first place, which orders the
-        list, has moved: then the caller makes the list afresh (``_offer``).
-
-        A step of the draft or of placing takes one card, so the list it leaves is the last
-        one less that card's action (``dict.fromkeys`` per step, to drop duplicate ids, cost
-        more than most of the step's own work). The old list was handed out: it is copied.
-        Cards that were ``distinct`` when the list was made have no copy to look for."""
-        if not self.distinct and card in cards:
-            return []
-        actions = self.offered = self.offered[:]
-        actions.remove(table[card])
         return actions
 
     # -- turns (seed, "Game Flow") -------------------------------------------------------------
@@ -909,12 +906,14 @@ class CompetitiveState(GotchaState):
         if not hand or self.placed >= self.most:
             self._next_placer(self.placer + 1)
             return
-        actions = self._less(self.tables.place, hand, card)
-        if not actions:
-            actions = self._place_actions()
-        elif self.placed == self.least:  # DONE is legal from now on
-            actions.append(DONE)
-        self._legal = actions
+        if self.distinct or card not in hand:  # ``_offer``'s list less the card's action
+            actions = self.offered = self.offered[:]
+            actions.remove(self.tables.place[card])
+            if self.placed == self.least:  # DONE is legal from now on
+                actions.append(DONE)
+            self._legal = actions
+        else:
+            self._legal = self._place_actions()
 
     def _place_actions(self) -> list[Action]:
         """What the placing seat may do: place a card of each id in hand, or stop once it has
