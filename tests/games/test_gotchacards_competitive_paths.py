@@ -216,3 +216,35 @@ def test_the_two_seat_points_and_orders_are_the_shared_ones() -> None:
     for priority in (0, 1):
         order = rules.effect_order(GAME.model, priority, [1, 1])
         assert state.competitive.orders[priority] == [side for side, _ in order]
+
+
+def test_the_two_seat_plan_holds_the_outcome_in_effect_priority_order() -> None:
+    """Competitive's ``_plan`` of many random fields' outcomes, for each seat with priority:
+    the seats taking cards clockwise from it (``rules.clockwise``) with their cards' ids, the
+    counts, the trash's ids, the outcome's own lists, and whether the turn is plain."""
+    state = GAME.new_game(2, 0, "competitive")
+    assert isinstance(state, CompetitiveState)
+    cards = list(state.tables.by_id.values())
+    gaining = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        sides = [rng.choices(cards, k=rng.randint(0, 5)), rng.choices(cards, k=rng.randint(1, 5))]
+        priority, answers = rng.randint(0, 1), []
+        out = rules.settle_field(GAME.model, priority, sides, answers)
+        while isinstance(out, rules.Choice):
+            answers.append(rng.choice(out.options))
+            out = rules.settle_field(GAME.model, priority, sides, answers)
+        state.priority = priority
+        plan = state._plan(out)
+        order = rules.clockwise(2, priority)
+        ids = [[card.id for card in out.taken[seat]] for seat in (0, 1)]
+        assert plan.gains == tuple((seat, tuple(ids[seat])) for seat in order if ids[seat])
+        assert plan.counts == [len(ids[0]), len(ids[1])]
+        assert plan.trashed == tuple(card.id for card in out.trashed)
+        assert (plan.bonus, plan.draws, plan.steals) == (out.bonus, out.draws, out.steals)
+        assert plan.fights is out.fights
+        gain = any(out.draws) or any(out.steals)
+        assert (plan.any_gain, plan.any_bonus) == (gain, any(out.bonus))
+        assert plan.plain == (not gain and not any(out.bonus))
+        gaining += gain
+    assert gaining > 20

@@ -413,10 +413,6 @@ class GotchaState(PhasedState):
         self.answers.append(self.tables.answers[action])
         self._resolve()
 
-    def _outcome(self, out: Any) -> None:
-        """Keep what the resolver decided as plain data, then carry it out step by step."""
-        self._carry_out(self._plan(out))
-
     def _plan(self, out: Any) -> Plan:
         """A resolver's outcome as a ``Plan``: every card by its ``id`` (which, for the
         stand-ins of a Party showdown, is the seat that played it)."""
@@ -465,7 +461,7 @@ class GotchaState(PhasedState):
 
     def _takers(self, out: Any) -> list[int]:
         """The seats that take cards from a resolver's outcome, in effect-priority order."""
-        return [seat for seat in self._order() if out.taken[seat]]
+        raise NotImplementedError
 
     def _order(self) -> list[int]:
         """Seats in effect-priority order."""
@@ -872,13 +868,16 @@ class CompetitiveState(GotchaState):
         if turn_no > self.tables.turns:
             self._end_on_points()
             return
-        check = self.competitive.turn_start(turn_no, len(hands[0]), len(hands[1]))
+        comp, first, second = self.competitive, len(hands[0]), len(hands[1])
+        check = comp.starts[turn_no][first][second]  # ``turn_start``, without its call
+        if check is _UNKNOWN:
+            check = comp.turn_start(turn_no, first, second)
         if check == "points":
             self._end_on_points()
         elif check is not None:
             self._round_won(int(check), "forfeit")
         else:
-            placers = self.placers = self.competitive.placers[self.player1][turn_no]
+            placers = self.placers = comp.placers[self.player1][turn_no]
             self.priority = placers[0]
             self._next_placer(0)
 
@@ -892,10 +891,18 @@ class CompetitiveState(GotchaState):
             if most > 0:
                 self.phase, self.turn, self.placer = PLACE, seat, index
                 self.placed, self.least, self.most = 0, least, most
-                self._legal = self._place_actions()
+                actions = self._legal = self._offer(self.tables.place, hands[seat])
+                if not least:  # DONE is legal at once (``_place_actions``, without its call)
+                    actions.append(DONE)
                 return
             index += 1
-        self._reveal()
+        # the reveal
+        self.revealed = True
+        # the entry ``event`` would make, built at once: every turn logs one; it keeps the lanes
+        # themselves, which nothing changes from now on (``_clear_play`` makes new ones)
+        self.log.append({"event": "reveal", "lanes": self.field, "first": self.priority})
+        self.answers = []
+        self._resolve()
 
     def _place(self, card: str) -> None:
         """The card goes face-down into the seat's next lane (seed: lanes fill outward)."""
@@ -923,14 +930,6 @@ class CompetitiveState(GotchaState):
             actions.append(DONE)
         return actions
 
-    def _reveal(self) -> None:
-        self.revealed = True
-        # the entry ``event`` would make, built at once: every turn logs one; it keeps the lanes
-        # themselves, which nothing changes from now on (``_clear_play`` makes new ones)
-        self.log.append({"event": "reveal", "lanes": self.field, "first": self.priority})
-        self.answers = []
-        self._resolve()
-
     def _resolve(self) -> None:
         """``rules.settle_field`` of the revealed lanes and the answers so far, a plain call
         (run afresh after each answer: the state keeps no paused resolver)."""
@@ -943,11 +942,30 @@ class CompetitiveState(GotchaState):
             self.phase, self.turn = EFFECT, step.player
             return
         self.choice = None
-        self._outcome(step)
+        self._carry_out(self._plan(step))
 
-    def _fights(self, out: Any) -> list[list[str | None]]:
-        """Each lane after the effect step: the type its card fights as, item, or None."""
-        return out.fights
+    def _plan(self, out: rules.FieldOutcome) -> Plan:  # type: ignore[override]
+        """``GotchaState._plan`` for the two seats in one frame: the seats taking cards in
+        effect-priority order and the counts, without its calls and comprehensions (every turn
+        makes a plan); the fights are each lane's after the effect step."""
+        taken = out.taken
+        any_gain, any_bonus = any(out.draws) or any(out.steals), any(out.bonus)
+        gains = []
+        for seat in self.competitive.orders[self.priority]:
+            if taken[seat]:
+                gains.append((seat, tuple(map(_ID, taken[seat]))))
+        return Plan(
+            tuple(gains),
+            [len(taken[0]), len(taken[1])],
+            tuple(map(_ID, out.trashed)),
+            out.bonus,  # the resolver's own lists, never changed from here on
+            out.draws,
+            out.steals,
+            out.fights,
+            any_gain,
+            any_bonus,
+            not (any_gain or any_bonus),
+        )
 
     def _order(self) -> list[int]:
         return self.competitive.orders[self.priority]
