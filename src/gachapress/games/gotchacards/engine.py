@@ -804,21 +804,6 @@ class CompetitiveState(GotchaState):
         else:
             self._legal = self._offer(self.tables.keep, offer)
 
-    def _pick(self, card: str) -> None:
-        offer = self.offer
-        offer.remove(card)
-        self.hands[self.turn].append(card)
-        picks = self.picks = self.picks + 1
-        if offer:  # the next pick, as ``_next_pick`` makes it (without the call: most moves)
-            self.turn = self.pickers[picks]
-            if self.distinct or card not in offer:  # ``_offer``'s list less the card's action
-                actions = self._legal = self.offered = self.offered[:]
-                actions.remove(self.tables.pick[card])
-            else:
-                self._legal = self._offer(self.tables.pick, offer)
-        else:
-            self._next_pick()
-
     def _next_pick(self) -> None:
         """The next pick of the draft (its seat from the round's ``pickers``), or the end of the
         draft: Player2's extra draw and the first turn."""
@@ -842,8 +827,8 @@ class CompetitiveState(GotchaState):
         different (what is left of cards that were).
 
         A step of the draft or of placing takes one card, so the list it leaves is the last
-        one less that card's action, copied (the old list was handed out), as ``_keep``,
-        ``_pick`` and ``_place`` make it in place of a call: ``dict.fromkeys`` per step, to
+        one less that card's action, copied (the old list was handed out), as ``_keep`` and
+        ``_apply`` (a pick, a place) make it without a call: ``dict.fromkeys`` per step, to
         drop duplicate ids, cost more than most of the step's own work. Not when another copy
         of the card is left, whose first place, which orders the list, has moved: then the
         list is made afresh here. Cards that were ``distinct`` have no copy to look for.
@@ -903,24 +888,6 @@ class CompetitiveState(GotchaState):
         self.log.append({"event": "reveal", "lanes": self.field, "first": self.priority})
         self.answers = []
         self._resolve()
-
-    def _place(self, card: str) -> None:
-        """The card goes face-down into the seat's next lane (seed: lanes fill outward)."""
-        hand = self.hands[self.turn]
-        hand.remove(card)
-        self.field[self.turn].append(card)
-        self.placed += 1
-        if not hand or self.placed >= self.most:
-            self._next_placer(self.placer + 1)
-            return
-        if self.distinct or card not in hand:  # ``_offer``'s list less the card's action
-            actions = self.offered = self.offered[:]
-            actions.remove(self.tables.place[card])
-            if self.placed == self.least:  # DONE is legal from now on
-                actions.append(DONE)
-            self._legal = actions
-        else:
-            self._legal = self._place_actions()
 
     def _place_actions(self) -> list[Action]:
         """What the placing seat may do: place a card of each id in hand, or stop once it has
@@ -1047,7 +1014,7 @@ class CompetitiveState(GotchaState):
     def _legal_actions(self) -> list[Action]:
         """The legal actions worked out from the state. The moves of the draft and of placing
         (most of a game's) leave theirs in the core's cache as they go (``_keep``,
-        ``_next_pick``, ``_next_placer``, ``_place``), so this runs only for the other phases and
+        ``_next_pick``, ``_next_placer``, ``_apply``), so this runs only for the other phases and
         for a state changed from outside (a re-deal, a test's arrangement)."""
         phase = self.phase
         if phase == PLACE:
@@ -1063,14 +1030,42 @@ class CompetitiveState(GotchaState):
         return list(BECOME)
 
     def _apply(self, action: Action) -> None:
-        phase = self.phase  # the phases by how often they come
+        """The move, by its phase (the phases by how often they come). A place and a pick, most
+        of a game's moves, are carried out here, not in a call of their own (a Python call
+        costs about as much as the move's own work)."""
+        phase = self.phase
         if phase == PLACE:
             if action is DONE:
                 self._next_placer(self.placer + 1)
+                return
+            # the card goes face-down into the seat's next lane (seed: lanes fill outward)
+            card, hand = action.target, self.hands[self.turn]
+            hand.remove(card)
+            self.field[self.turn].append(card)  # type: ignore[arg-type]
+            placed = self.placed = self.placed + 1
+            if not hand or placed >= self.most:
+                self._next_placer(self.placer + 1)
+            elif self.distinct or card not in hand:  # ``_offer``'s list less the card's action
+                actions = self._legal = self.offered = self.offered[:]
+                actions.remove(self.tables.place[card])  # type: ignore[index]
+                if placed == self.least:  # DONE is legal from now on
+                    actions.append(DONE)
             else:
-                self._place(action.target)  # type: ignore[arg-type]
+                self._legal = self._place_actions()
         elif phase == PICK:
-            self._pick(action.target)  # type: ignore[arg-type]
+            card, offer = action.target, self.offer
+            offer.remove(card)
+            self.hands[self.turn].append(card)  # type: ignore[arg-type]
+            picks = self.picks = self.picks + 1
+            if not offer:
+                self._next_pick()
+                return
+            self.turn = self.pickers[picks]  # the next pick, as ``_next_pick`` makes it
+            if self.distinct or card not in offer:  # ``_offer``'s list less the card's action
+                actions = self._legal = self.offered = self.offered[:]
+                actions.remove(self.tables.pick[card])  # type: ignore[index]
+            else:
+                self._legal = self._offer(self.tables.pick, offer)
         elif phase == KEEP:
             self._keep(action.target)  # type: ignore[arg-type]
         elif phase == EFFECT:
