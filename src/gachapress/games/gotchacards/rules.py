@@ -89,7 +89,9 @@ class Choice:
 def _lanes_view(
     lanes: Sequence[Sequence[GotchaCard | None]],
 ) -> tuple[tuple[str | None, ...], ...]:
-    return tuple(tuple(None if c is None else c.id for c in side) for side in lanes)
+    """Each side's card ids, None where a Hammer struck, read in C (no generator per side)."""
+    first, second = lanes
+    return tuple(map(getattr, first, _ID, _NONE)), tuple(map(getattr, second, _ID, _NONE))
 
 
 def _slots_view(cards: Sequence[GotchaCard | None]) -> tuple[tuple[str | None, ...], ...]:
@@ -283,7 +285,7 @@ def settle_field(
     fights: list[list[FightType | Literal["item"] | None]]
     fights = [list(map(_TYPE_OF, lanes[0])), list(map(_TYPE_OF, lanes[1]))]
     out = FieldOutcome(lanes, fights, [[], []], [0, 0], [0, 0], [0, 0], [])
-    after: list[tuple[int, GotchaCard]] = []
+    after: Sequence[tuple[int, GotchaCard]] = ()  # a list only when some gain acts later
     # each card's effect, in effect order (clarification effect-priority-and-lanes: the
     # starting player's from Lane1 outward, then the other's); an effect is never false
     effects = list(map(_EFFECT_OF, lanes[priority] + lanes[1 - priority]))
@@ -318,7 +320,8 @@ def settle_field(
                     card = here[lane]  # the card that arrived resolves next, for its new holder
                     continue
                 if kind == "smash" and isinstance(effect, SmashEffect):
-                    options = tuple(i + 1 for i, c in enumerate(other) if c is not None)
+                    # the lanes opposite still holding a card (a card is always true), in C
+                    options = tuple(compress(range(1, len(other) + 1), other))
                     if not options:
                         break
                     if len(options) == 1:
