@@ -248,3 +248,32 @@ def test_the_two_seat_plan_holds_the_outcome_in_effect_priority_order() -> None:
         assert plan.plain == (not gain and not any(out.bonus))
         gaining += gain
     assert gaining > 20
+
+
+def test_the_gains_after_scoring_are_those_of_the_gain_rule() -> None:
+    """``settle_field`` adds the gains that act after scoring (Magnets; Gacha Capsules too in a
+    model where they draw after scoring) with the timings it was given: for many random fields,
+    they are what ``rules._gain`` gives every card the effect step left in the lanes."""
+    model = GAME.model
+    timing = model.effect_timing.model_copy(update={"draw": "after-scoring"})
+    later = model.model_copy(update={"effect_timing": timing})
+    cards = list(GAME.new_game(2, 0, "competitive").tables.by_id.values())
+    gained = 0
+    for each, kinds in ((model, ("steals",)), (later, ("draws", "steals"))):
+        for seed in range(300):
+            rng = random.Random(seed)
+            sides = [rng.choices(cards, k=rng.randint(0, 5)) for _ in range(2)]
+            priority, answers = rng.randint(0, 1), []
+            out = rules.settle_field(each, priority, sides, answers)
+            while isinstance(out, rules.Choice):
+                answers.append(rng.choice(out.options))
+                out = rules.settle_field(each, priority, sides, answers)
+            gains = {"draws": [0, 0], "steals": [0, 0]}
+            for side, lane in itertools.product((0, 1), range(5)):
+                card = (out.sides[side][lane:] or [None])[0]
+                if card is not None:
+                    rules._gain(each, card, "after-scoring", gains["draws"], gains["steals"], side)
+            for kind in kinds:
+                assert getattr(out, kind) == gains[kind]
+                gained += any(gains[kind])
+    assert gained > 50

@@ -348,8 +348,11 @@ def settle_field(
                 if (card := lanes[side][lane]) is not None and card.effect is not None
             ]
     _score_lanes(game, out)
-    for side, card in after:
-        _gain(game, card, "after-scoring", out.draws, out.steals, side)
+    for side, card in after:  # ``_gain`` after scoring, with the timings read once
+        effect = card.effect
+        kind = effect.kind  # type: ignore[union-attr]
+        if kind in _GAINS and timing[kind] == "after-scoring":
+            _add_gain(effect, kind, out.draws, out.steals, side)  # type: ignore[arg-type]
     return out
 
 
