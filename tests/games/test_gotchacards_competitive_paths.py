@@ -277,3 +277,22 @@ def test_the_gains_after_scoring_are_those_of_the_gain_rule() -> None:
                 assert getattr(out, kind) == gains[kind]
                 gained += any(gains[kind])
     assert gained > 50
+
+
+def test_a_round_shuffled_ahead_deals_what_the_whole_shuffle_deals() -> None:
+    """A round shuffles its draws (the draft's and Player2's) in one go: through the draft of
+    many games, Player2's extra card and the deck left are those of the deck's whole shuffle,
+    finished at the round's start (``deck``) in a copy of the game."""
+    for seed in range(60):
+        state = GAME.new_game(2, seed, "competitive")
+        assert isinstance(state, CompetitiveState)
+        whole = state.clone()
+        assert isinstance(whole, CompetitiveState)
+        deck = list(whole.deck)  # the rest of the shuffle, done at once
+        player2 = state._seat(1)
+        choose = random.Random(seed).random
+        while state.phase in (KEEP, PICK):
+            legal = state.legal_actions()
+            state.apply(legal[int(choose() * len(legal))])
+        assert state.hands[player2][-1] == deck[-1]
+        assert state.deck == deck[:-1]

@@ -781,7 +781,11 @@ class CompetitiveState(GotchaState):
     def _start_round(self) -> None:
         self.round += 1
         self.turn_no = self.overtime = self.kept = self.picks = 0
-        self.offer = self._draw(self.competitive.draw)
+        comp = self.competitive
+        # the round's draws (the draft's, then Player2's) shuffled in one go: the same steps of
+        # ``_shuffle_top`` as at each draw (nothing else draws numbers between them)
+        self._shuffle_top(comp.draw + comp.player2_draw)
+        self.offer = self._draw(comp.draw)
         self.log.append({"event": "round", "round": self.round, "player1": self.player1})  # event()
         self.pickers = self.competitive.pickers[self.player1]
         self.phase, self.turn = KEEP, self.player1
