@@ -449,12 +449,8 @@ class GotchaState(PhasedState):
 
     def _put_away(self, plan: Plan) -> None:
         """The cards in play go to the victory piles and the trash as ``plan`` says, and the
-        table is cleared; here a plan's cards are ids (Party's override reads seats)."""
-        piles = self.piles
-        for seat, cards in plan.gains:
-            piles[seat] += cards
-        self.trash += plan.trashed
-        self._clear_play()
+        table is cleared."""
+        raise NotImplementedError
 
     def _fights(self, out: Any) -> Any:
         raise NotImplementedError
@@ -554,9 +550,6 @@ class GotchaState(PhasedState):
         del self.steals[0]
         self._steal(self.turn, seat)
         self._settle()
-
-    def _clear_play(self) -> None:
-        raise NotImplementedError
 
     def _turn_over(self) -> None:
         raise NotImplementedError
@@ -888,7 +881,7 @@ class CompetitiveState(GotchaState):
         # the reveal
         self.revealed = True
         # the entry ``event`` would make, built at once: every turn logs one; it keeps the lanes
-        # themselves, which nothing changes from now on (``_clear_play`` makes new ones)
+        # themselves, which nothing changes from now on (``_put_away`` makes new ones)
         self.log.append({"event": "reveal", "lanes": self.field, "first": self.priority})
         self.answers = []
         self._resolve()
@@ -941,7 +934,13 @@ class CompetitiveState(GotchaState):
     def _order(self) -> list[int]:
         return self.competitive.orders[self.priority]
 
-    def _clear_play(self) -> None:
+    def _put_away(self, plan: Plan) -> None:
+        """A plan's cards are ids here; the lanes are cleared in place of a call (new lists:
+        the reveal's log entry keeps the old ones)."""
+        piles = self.piles
+        for seat, cards in plan.gains:
+            piles[seat] += cards
+        self.trash += plan.trashed
         self.field = [[], []]
         self.revealed = False
 
