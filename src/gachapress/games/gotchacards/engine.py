@@ -906,9 +906,9 @@ class CompetitiveState(GotchaState):
             self.phase, self.turn = EFFECT, step.player
             return
         self.choice = None
-        self._carry_out(self._plan(step))
+        self._carry_out(self._plan(step))  # type: ignore[arg-type]
 
-    def _plan(self, out: rules.FieldOutcome) -> Plan:  # type: ignore[override]
+    def _plan(self, out: rules.FieldOutcome) -> Plan:
         """``GotchaState._plan`` for the two seats in one frame: the seats taking cards in
         effect-priority order and the counts, without its calls and comprehensions (every turn
         makes a plan); the fights are each lane's after the effect step."""
@@ -1043,7 +1043,7 @@ class CompetitiveState(GotchaState):
                 return
             # the card goes face-down into the seat's next lane (seed: lanes fill outward)
             card, hand = action.target, self.hands[self.turn]
-            hand.remove(card)
+            hand.remove(card)  # type: ignore[arg-type]
             self.field[self.turn].append(card)  # type: ignore[arg-type]
             placed = self.placed = self.placed + 1
             if not hand or placed >= self.most:
@@ -1057,7 +1057,7 @@ class CompetitiveState(GotchaState):
                 self._legal = self._place_actions()
         elif phase == PICK:
             card, offer = action.target, self.offer
-            offer.remove(card)
+            offer.remove(card)  # type: ignore[arg-type]
             self.hands[self.turn].append(card)  # type: ignore[arg-type]
             picks = self.picks = self.picks + 1
             if not offer:
