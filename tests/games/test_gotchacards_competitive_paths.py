@@ -216,3 +216,83 @@ def test_the_two_seat_points_and_orders_are_the_shared_ones() -> None:
     for priority in (0, 1):
         order = rules.effect_order(GAME.model, priority, [1, 1])
         assert state.competitive.orders[priority] == [side for side, _ in order]
+
+
+def test_the_two_seat_plan_holds_the_outcome_in_effect_priority_order() -> None:
+    """Competitive's ``_plan`` of many random fields' outcomes, for each seat with priority:
+    the seats taking cards clockwise from it (``rules.clockwise``) with their cards' ids, the
+    counts, the trash's ids, the outcome's own lists, and whether the turn is plain."""
+    state = GAME.new_game(2, 0, "competitive")
+    assert isinstance(state, CompetitiveState)
+    cards = list(state.tables.by_id.values())
+    gaining = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        sides = [rng.choices(cards, k=rng.randint(0, 5)), rng.choices(cards, k=rng.randint(1, 5))]
+        priority, answers = rng.randint(0, 1), []
+        out = rules.settle_field(GAME.model, priority, sides, answers)
+        while isinstance(out, rules.Choice):
+            answers.append(rng.choice(out.options))
+            out = rules.settle_field(GAME.model, priority, sides, answers)
+        state.priority = priority
+        plan = state._plan(out)
+        order = rules.clockwise(2, priority)
+        ids = [[card.id for card in out.taken[seat]] for seat in (0, 1)]
+        assert plan.gains == tuple((seat, tuple(ids[seat])) for seat in order if ids[seat])
+        assert plan.counts == [len(ids[0]), len(ids[1])]
+        assert plan.trashed == tuple(card.id for card in out.trashed)
+        assert (plan.bonus, plan.draws, plan.steals) == (out.bonus, out.draws, out.steals)
+        assert plan.fights is out.fights
+        gain = any(out.draws) or any(out.steals)
+        assert (plan.any_gain, plan.any_bonus) == (gain, any(out.bonus))
+        assert plan.plain == (not gain and not any(out.bonus))
+        gaining += gain
+    assert gaining > 20
+
+
+def test_the_gains_after_scoring_are_those_of_the_gain_rule() -> None:
+    """``settle_field`` adds the gains that act after scoring (Magnets; Gacha Capsules too in a
+    model where they draw after scoring) with the timings it was given: for many random fields,
+    they are what ``rules._gain`` gives every card the effect step left in the lanes."""
+    model = GAME.model
+    timing = model.effect_timing.model_copy(update={"draw": "after-scoring"})
+    later = model.model_copy(update={"effect_timing": timing})
+    cards = list(GAME.new_game(2, 0, "competitive").tables.by_id.values())
+    gained = 0
+    for each, kinds in ((model, ("steals",)), (later, ("draws", "steals"))):
+        for seed in range(300):
+            rng = random.Random(seed)
+            sides = [rng.choices(cards, k=rng.randint(0, 5)) for _ in range(2)]
+            priority, answers = rng.randint(0, 1), []
+            out = rules.settle_field(each, priority, sides, answers)
+            while isinstance(out, rules.Choice):
+                answers.append(rng.choice(out.options))
+                out = rules.settle_field(each, priority, sides, answers)
+            gains = {"draws": [0, 0], "steals": [0, 0]}
+            for side, lane in itertools.product((0, 1), range(5)):
+                card = (out.sides[side][lane:] or [None])[0]
+                if card is not None:
+                    rules._gain(each, card, "after-scoring", gains["draws"], gains["steals"], side)
+            for kind in kinds:
+                assert getattr(out, kind) == gains[kind]
+                gained += any(gains[kind])
+    assert gained > 50
+
+
+def test_a_round_shuffled_ahead_deals_what_the_whole_shuffle_deals() -> None:
+    """A round shuffles its draws (the draft's and Player2's) in one go: through the draft of
+    many games, Player2's extra card and the deck left are those of the deck's whole shuffle,
+    finished at the round's start (``deck``) in a copy of the game."""
+    for seed in range(60):
+        state = GAME.new_game(2, seed, "competitive")
+        assert isinstance(state, CompetitiveState)
+        whole = state.clone()
+        assert isinstance(whole, CompetitiveState)
+        deck = list(whole.deck)  # the rest of the shuffle, done at once
+        player2 = state._seat(1)
+        choose = random.Random(seed).random
+        while state.phase in (KEEP, PICK):
+            legal = state.legal_actions()
+            state.apply(legal[int(choose() * len(legal))])
+        assert state.hands[player2][-1] == deck[-1]
+        assert state.deck == deck[:-1]

@@ -413,10 +413,6 @@ class GotchaState(PhasedState):
         self.answers.append(self.tables.answers[action])
         self._resolve()
 
-    def _outcome(self, out: Any) -> None:
-        """Keep what the resolver decided as plain data, then carry it out step by step."""
-        self._carry_out(self._plan(out))
-
     def _plan(self, out: Any) -> Plan:
         """A resolver's outcome as a ``Plan``: every card by its ``id`` (which, for the
         stand-ins of a Party showdown, is the seat that played it)."""
@@ -453,19 +449,15 @@ class GotchaState(PhasedState):
 
     def _put_away(self, plan: Plan) -> None:
         """The cards in play go to the victory piles and the trash as ``plan`` says, and the
-        table is cleared; here a plan's cards are ids (Party's override reads seats)."""
-        piles = self.piles
-        for seat, cards in plan.gains:
-            piles[seat] += cards
-        self.trash += plan.trashed
-        self._clear_play()
+        table is cleared."""
+        raise NotImplementedError
 
     def _fights(self, out: Any) -> Any:
         raise NotImplementedError
 
     def _takers(self, out: Any) -> list[int]:
         """The seats that take cards from a resolver's outcome, in effect-priority order."""
-        return [seat for seat in self._order() if out.taken[seat]]
+        raise NotImplementedError
 
     def _order(self) -> list[int]:
         """Seats in effect-priority order."""
@@ -558,9 +550,6 @@ class GotchaState(PhasedState):
         del self.steals[0]
         self._steal(self.turn, seat)
         self._settle()
-
-    def _clear_play(self) -> None:
-        raise NotImplementedError
 
     def _turn_over(self) -> None:
         raise NotImplementedError
@@ -785,7 +774,11 @@ class CompetitiveState(GotchaState):
     def _start_round(self) -> None:
         self.round += 1
         self.turn_no = self.overtime = self.kept = self.picks = 0
-        self.offer = self._draw(self.competitive.draw)
+        comp = self.competitive
+        # the round's draws (the draft's, then Player2's) shuffled in one go: the same steps of
+        # ``_shuffle_top`` as at each draw (nothing else draws numbers between them)
+        self._shuffle_top(comp.draw + comp.player2_draw)
+        self.offer = self._draw(comp.draw)
         self.log.append({"event": "round", "round": self.round, "player1": self.player1})  # event()
         self.pickers = self.competitive.pickers[self.player1]
         self.phase, self.turn = KEEP, self.player1
@@ -802,21 +795,11 @@ class CompetitiveState(GotchaState):
         self.kept += 1
         if self.kept >= self.competitive.keep or not offer:
             self._next_pick()
+        elif self.distinct or card not in offer:  # ``_offer``'s list less the card's action
+            actions = self._legal = self.offered = self.offered[:]
+            actions.remove(self.tables.keep[card])
         else:
-            keep = self.tables.keep
-            self._legal = self._less(keep, offer, card) or self._offer(keep, offer)
-
-    def _pick(self, card: str) -> None:
-        offer = self.offer
-        offer.remove(card)
-        self.hands[self.turn].append(card)
-        picks = self.picks = self.picks + 1
-        if offer:  # the next pick, as ``_next_pick`` makes it (without the call: most moves)
-            self.turn = self.pickers[picks]
-            pick = self.tables.pick
-            self._legal = self._less(pick, offer, card) or self._offer(pick, offer)
-        else:
-            self._next_pick()
+            self._legal = self._offer(self.tables.keep, offer)
 
     def _next_pick(self) -> None:
         """The next pick of the draft (its seat from the round's ``pickers``), or the end of the
@@ -837,8 +820,15 @@ class CompetitiveState(GotchaState):
     ) -> list[Action]:
         """The action of ``table`` for each id among ``cards``, in the order they first come
         there: the legal actions of a draft step (or, with ``DONE``, of placing), remembered in
-        ``offered`` for the next step to edit (``_less``). ``distinct``: the caller knows the
-        ids are all different (what is left of cards that were).
+        ``offered`` for the next step to edit. ``distinct``: the caller knows the ids are all
+        different (what is left of cards that were).
+
+        A step of the draft or of placing takes one card, so the list it leaves is the last
+        one less that card's action, copied (the old list was handed out), as ``_keep`` and
+        ``_apply`` (a pick, a place) make it without a call: ``dict.fromkeys`` per step, to
+        drop duplicate ids, cost more than most of the step's own work. Not when another copy
+        of the card is left, whose first place, which orders the list, has moved: then the
+        list is made afresh here. Cards that were ``distinct`` have no copy to look for.
 
         A hand of one or two cards (a fifth of the lists made) is told apart at once: dropping
         the duplicate ids of a list through ``dict.fromkeys`` costs more than the whole step."""
@@ -854,34 +844,22 @@ class CompetitiveState(GotchaState):
         self.distinct = len(actions) == len(cards)  # and stay so: these cards only go
         return actions
 
-    def _less(self, table: dict[str, Action], cards: list[str], card: str) -> list[Action]:
-        """The actions last offered less ``card``'s, just moved out of ``cards`` (the offer or
-        a hand); empty when another copy of it is left, whose first place, which orders the
-        list, has moved: then the caller makes the list afresh (``_offer``).
-
-        A step of the draft or of placing takes one card, so the list it leaves is the last
-        one less that card's action (``dict.fromkeys`` per step, to drop duplicate ids, cost
-        more than most of the step's own work). The old list was handed out: it is copied.
-        Cards that were ``distinct`` when the list was made have no copy to look for."""
-        if not self.distinct and card in cards:
-            return []
-        actions = self.offered = self.offered[:]
-        actions.remove(table[card])
-        return actions
-
     # -- turns (seed, "Game Flow") -------------------------------------------------------------
     def _start_turn(self) -> None:
         turn_no, hands = self.turn_no, self.hands
         if turn_no > self.tables.turns:
             self._end_on_points()
             return
-        check = self.competitive.turn_start(turn_no, len(hands[0]), len(hands[1]))
+        comp, first, second = self.competitive, len(hands[0]), len(hands[1])
+        check = comp.starts[turn_no][first][second]  # ``turn_start``, without its call
+        if check is _UNKNOWN:
+            check = comp.turn_start(turn_no, first, second)
         if check == "points":
             self._end_on_points()
         elif check is not None:
             self._round_won(int(check), "forfeit")
         else:
-            placers = self.placers = self.competitive.placers[self.player1][turn_no]
+            placers = self.placers = comp.placers[self.player1][turn_no]
             self.priority = placers[0]
             self._next_placer(0)
 
@@ -895,26 +873,18 @@ class CompetitiveState(GotchaState):
             if most > 0:
                 self.phase, self.turn, self.placer = PLACE, seat, index
                 self.placed, self.least, self.most = 0, least, most
-                self._legal = self._place_actions()
+                actions = self._legal = self._offer(self.tables.place, hands[seat])
+                if not least:  # DONE is legal at once (``_place_actions``, without its call)
+                    actions.append(DONE)
                 return
             index += 1
-        self._reveal()
-
-    def _place(self, card: str) -> None:
-        """The card goes face-down into the seat's next lane (seed: lanes fill outward)."""
-        hand = self.hands[self.turn]
-        hand.remove(card)
-        self.field[self.turn].append(card)
-        self.placed += 1
-        if not hand or self.placed >= self.most:
-            self._next_placer(self.placer + 1)
-            return
-        actions = self._less(self.tables.place, hand, card)
-        if not actions:
-            actions = self._place_actions()
-        elif self.placed == self.least:  # DONE is legal from now on
-            actions.append(DONE)
-        self._legal = actions
+        # the reveal
+        self.revealed = True
+        # the entry ``event`` would make, built at once: every turn logs one; it keeps the lanes
+        # themselves, which nothing changes from now on (``_put_away`` makes new ones)
+        self.log.append({"event": "reveal", "lanes": self.field, "first": self.priority})
+        self.answers = []
+        self._resolve()
 
     def _place_actions(self) -> list[Action]:
         """What the placing seat may do: place a card of each id in hand, or stop once it has
@@ -923,14 +893,6 @@ class CompetitiveState(GotchaState):
         if self.placed >= self.least:
             actions.append(DONE)
         return actions
-
-    def _reveal(self) -> None:
-        self.revealed = True
-        # the entry ``event`` would make, built at once: every turn logs one; it keeps the lanes
-        # themselves, which nothing changes from now on (``_clear_play`` makes new ones)
-        self.log.append({"event": "reveal", "lanes": self.field, "first": self.priority})
-        self.answers = []
-        self._resolve()
 
     def _resolve(self) -> None:
         """``rules.settle_field`` of the revealed lanes and the answers so far, a plain call
@@ -944,16 +906,41 @@ class CompetitiveState(GotchaState):
             self.phase, self.turn = EFFECT, step.player
             return
         self.choice = None
-        self._outcome(step)
+        self._carry_out(self._plan(step))  # type: ignore[arg-type]
 
-    def _fights(self, out: Any) -> list[list[str | None]]:
-        """Each lane after the effect step: the type its card fights as, item, or None."""
-        return out.fights
+    def _plan(self, out: rules.FieldOutcome) -> Plan:
+        """``GotchaState._plan`` for the two seats in one frame: the seats taking cards in
+        effect-priority order and the counts, without its calls and comprehensions (every turn
+        makes a plan); the fights are each lane's after the effect step."""
+        taken = out.taken
+        any_gain, any_bonus = any(out.draws) or any(out.steals), any(out.bonus)
+        gains = []
+        for seat in self.competitive.orders[self.priority]:
+            if taken[seat]:
+                gains.append((seat, tuple(map(_ID, taken[seat]))))
+        return Plan(
+            tuple(gains),
+            [len(taken[0]), len(taken[1])],
+            tuple(map(_ID, out.trashed)),
+            out.bonus,  # the resolver's own lists, never changed from here on
+            out.draws,
+            out.steals,
+            out.fights,
+            any_gain,
+            any_bonus,
+            not (any_gain or any_bonus),
+        )
 
     def _order(self) -> list[int]:
         return self.competitive.orders[self.priority]
 
-    def _clear_play(self) -> None:
+    def _put_away(self, plan: Plan) -> None:
+        """A plan's cards are ids here; the lanes are cleared in place of a call (new lists:
+        the reveal's log entry keeps the old ones)."""
+        piles = self.piles
+        for seat, cards in plan.gains:
+            piles[seat] += cards
+        self.trash += plan.trashed
         self.field = [[], []]
         self.revealed = False
 
@@ -1030,7 +1017,7 @@ class CompetitiveState(GotchaState):
     def _legal_actions(self) -> list[Action]:
         """The legal actions worked out from the state. The moves of the draft and of placing
         (most of a game's) leave theirs in the core's cache as they go (``_keep``,
-        ``_next_pick``, ``_next_placer``, ``_place``), so this runs only for the other phases and
+        ``_next_pick``, ``_next_placer``, ``_apply``), so this runs only for the other phases and
         for a state changed from outside (a re-deal, a test's arrangement)."""
         phase = self.phase
         if phase == PLACE:
@@ -1046,14 +1033,42 @@ class CompetitiveState(GotchaState):
         return list(BECOME)
 
     def _apply(self, action: Action) -> None:
-        phase = self.phase  # the phases by how often they come
+        """The move, by its phase (the phases by how often they come). A place and a pick, most
+        of a game's moves, are carried out here, not in a call of their own (a Python call
+        costs about as much as the move's own work)."""
+        phase = self.phase
         if phase == PLACE:
             if action is DONE:
                 self._next_placer(self.placer + 1)
+                return
+            # the card goes face-down into the seat's next lane (seed: lanes fill outward)
+            card, hand = action.target, self.hands[self.turn]
+            hand.remove(card)  # type: ignore[arg-type]
+            self.field[self.turn].append(card)  # type: ignore[arg-type]
+            placed = self.placed = self.placed + 1
+            if not hand or placed >= self.most:
+                self._next_placer(self.placer + 1)
+            elif self.distinct or card not in hand:  # ``_offer``'s list less the card's action
+                actions = self._legal = self.offered = self.offered[:]
+                actions.remove(self.tables.place[card])  # type: ignore[index]
+                if placed == self.least:  # DONE is legal from now on
+                    actions.append(DONE)
             else:
-                self._place(action.target)  # type: ignore[arg-type]
+                self._legal = self._place_actions()
         elif phase == PICK:
-            self._pick(action.target)  # type: ignore[arg-type]
+            card, offer = action.target, self.offer
+            offer.remove(card)  # type: ignore[arg-type]
+            self.hands[self.turn].append(card)  # type: ignore[arg-type]
+            picks = self.picks = self.picks + 1
+            if not offer:
+                self._next_pick()
+                return
+            self.turn = self.pickers[picks]  # the next pick, as ``_next_pick`` makes it
+            if self.distinct or card not in offer:  # ``_offer``'s list less the card's action
+                actions = self._legal = self.offered = self.offered[:]
+                actions.remove(self.tables.pick[card])  # type: ignore[index]
+            else:
+                self._legal = self._offer(self.tables.pick, offer)
         elif phase == KEEP:
             self._keep(action.target)  # type: ignore[arg-type]
         elif phase == EFFECT:

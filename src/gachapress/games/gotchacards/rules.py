@@ -89,7 +89,9 @@ class Choice:
 def _lanes_view(
     lanes: Sequence[Sequence[GotchaCard | None]],
 ) -> tuple[tuple[str | None, ...], ...]:
-    return tuple(tuple(None if c is None else c.id for c in side) for side in lanes)
+    """Each side's card ids, None where a Hammer struck, read in C (no generator per side)."""
+    first, second = lanes
+    return tuple(map(getattr, first, _ID, _NONE)), tuple(map(getattr, second, _ID, _NONE))
 
 
 def _slots_view(cards: Sequence[GotchaCard | None]) -> tuple[tuple[str | None, ...], ...]:
@@ -209,9 +211,9 @@ def _score_lanes(game: GotchaCards, out: FieldOutcome) -> None:
     and an item, which does not fight, goes to the trash (clarification item-in-lane). Only a
     card with an effect can bring a lucky bonus, so ``_bonus`` is asked of those alone.
 
-    One loop over every lane, not a call per lane (but one per unopposed card, cheaper than a
-    loop over both sides of its lane): a turn's resolution is a good part of a Competitive
-    game's cost."""
+    One loop over every lane, with no call per lane or per unopposed card (each Python call
+    costs about as much as the lane's own work): a turn's resolution is a good part of a
+    Competitive game's cost."""
     taken, bonus, trashed = out.taken, out.bonus, out.trashed
     (first, second), (fights_first, fights_second) = out.sides, out.fights
     # lane by lane; None where a side has no card
@@ -226,23 +228,21 @@ def _score_lanes(game: GotchaCards, out: FieldOutcome) -> None:
             if a.effect is not None or b.effect is not None:
                 bonus[winner] += _bonus(game, a) + _bonus(game, b)
             continue
+        # unopposed: its owner takes a fighting card back, an item goes to the trash
         if a is not None:
-            _unopposed(game, out, 0, a, fa)
+            if fa in _IDLE:
+                trashed.append(a)
+            else:
+                taken[0].append(a)
+                if a.effect is not None:
+                    bonus[0] += _bonus(game, a)
         if b is not None:
-            _unopposed(game, out, 1, b, fb)
-
-
-def _unopposed(
-    game: GotchaCards, out: FieldOutcome, side: int, card: GotchaCard, fight: str | None
-) -> None:
-    """A card that nothing fights: its owner takes it back, or, an item, it goes to the trash
-    (clarification item-in-lane). See ``_score_lanes``."""
-    if fight in _IDLE:
-        out.trashed.append(card)
-        return
-    out.taken[side].append(card)
-    if card.effect is not None:
-        out.bonus[side] += _bonus(game, card)
+            if fb in _IDLE:
+                trashed.append(b)
+            else:
+                taken[1].append(b)
+                if b.effect is not None:
+                    bonus[1] += _bonus(game, b)
 
 
 def resolve_field(
@@ -285,7 +285,7 @@ def settle_field(
     fights: list[list[FightType | Literal["item"] | None]]
     fights = [list(map(_TYPE_OF, lanes[0])), list(map(_TYPE_OF, lanes[1]))]
     out = FieldOutcome(lanes, fights, [[], []], [0, 0], [0, 0], [0, 0], [])
-    after: list[tuple[int, GotchaCard]] = []
+    after: Sequence[tuple[int, GotchaCard]] = ()  # a list only when some gain acts later
     # each card's effect, in effect order (clarification effect-priority-and-lanes: the
     # starting player's from Lane1 outward, then the other's); an effect is never false
     effects = list(map(_EFFECT_OF, lanes[priority] + lanes[1 - priority]))
@@ -320,7 +320,8 @@ def settle_field(
                     card = here[lane]  # the card that arrived resolves next, for its new holder
                     continue
                 if kind == "smash" and isinstance(effect, SmashEffect):
-                    options = tuple(i + 1 for i, c in enumerate(other) if c is not None)
+                    # the lanes opposite still holding a card (a card is always true), in C
+                    options = tuple(compress(range(1, len(other) + 1), other))
                     if not options:
                         break
                     if len(options) == 1:
@@ -347,8 +348,11 @@ def settle_field(
                 if (card := lanes[side][lane]) is not None and card.effect is not None
             ]
     _score_lanes(game, out)
-    for side, card in after:
-        _gain(game, card, "after-scoring", out.draws, out.steals, side)
+    for side, card in after:  # ``_gain`` after scoring, with the timings read once
+        effect = card.effect
+        kind = effect.kind  # type: ignore[union-attr]
+        if kind in _GAINS and timing[kind] == "after-scoring":
+            _add_gain(effect, kind, out.draws, out.steals, side)  # type: ignore[arg-type]
     return out
 
 
