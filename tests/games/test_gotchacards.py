@@ -266,8 +266,10 @@ def test_showdown_conserves_cards(plays: list[GotchaCard], priority: int, pick: 
     out = drive(rules.resolve_showdown(MODEL, priority, plays), pick)
     ended = Counter(c.id for taken in out.taken for c in taken) + Counter(c.id for c in out.trashed)
     assert ended == Counter(c.id for c in plays)
-    for seat, taken in enumerate(out.taken):
-        assert (seat in out.winners) == bool(taken)
+    # the winners are the seats taking cards, clockwise from priority (the engine's plan
+    # takes its gains in this order)
+    order = rules.clockwise(len(plays), priority)
+    assert out.winners == [seat for seat in order if out.taken[seat]]
 
 
 def _every_showdown_way(plays: list[GotchaCard | None], priority: int) -> list[tuple[Any, ...]]:

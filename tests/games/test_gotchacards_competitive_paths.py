@@ -218,10 +218,11 @@ def test_the_two_seat_points_and_orders_are_the_shared_ones() -> None:
         assert state.competitive.orders[priority] == [side for side, _ in order]
 
 
-def test_the_two_seat_plan_holds_the_outcome_in_effect_priority_order() -> None:
-    """Competitive's ``_plan`` of many random fields' outcomes, for each seat with priority:
-    the seats taking cards clockwise from it (``rules.clockwise``) with their cards' ids, the
-    counts, the trash's ids, the outcome's own lists, and whether the turn is plain."""
+def test_the_plan_holds_the_outcome_in_effect_priority_order() -> None:
+    """The plan that Competitive makes of many random fields' outcomes (``_plan`` in its
+    effect order), for each seat with priority: the seats taking cards clockwise from it
+    (``rules.clockwise``) with their cards' ids, the counts, the trash's ids, the outcome's
+    own lists, and whether the turn is plain."""
     state = GAME.new_game(2, 0, "competitive")
     assert isinstance(state, CompetitiveState)
     cards = list(state.tables.by_id.values())
@@ -235,7 +236,7 @@ def test_the_two_seat_plan_holds_the_outcome_in_effect_priority_order() -> None:
             answers.append(rng.choice(out.options))
             out = rules.settle_field(GAME.model, priority, sides, answers)
         state.priority = priority
-        plan = state._plan(out)
+        plan = state._plan(out, state.competitive.orders[priority])
         order = rules.clockwise(2, priority)
         ids = [[card.id for card in out.taken[seat]] for seat in (0, 1)]
         assert plan.gains == tuple((seat, tuple(ids[seat])) for seat in order if ids[seat])

@@ -413,12 +413,14 @@ class GotchaState(PhasedState):
         self.answers.append(self.tables.answers[action])
         self._resolve()
 
-    def _plan(self, out: Any) -> Plan:
+    def _plan(self, out: Any, order: list[int]) -> Plan:
         """A resolver's outcome as a ``Plan``: every card by its ``id`` (which, for the
-        stand-ins of a Party showdown, is the seat that played it)."""
+        stand-ins of a Party showdown, is the seat that played it), the seats taking cards
+        in ``order``, the effect-priority order (one comprehension, no hooks: every turn
+        makes a plan)."""
         taken = out.taken
         any_gain, any_bonus = any(out.draws) or any(out.steals), any(out.bonus)
-        gains = [(seat, tuple(map(_ID, taken[seat]))) for seat in self._takers(out)]
+        gains = [(seat, tuple(map(_ID, taken[seat]))) for seat in order if taken[seat]]
         return Plan(
             tuple(gains),
             list(map(len, taken)),
@@ -426,7 +428,7 @@ class GotchaState(PhasedState):
             out.bonus,  # the resolver's own lists, never changed from here on
             out.draws,
             out.steals,
-            self._fights(out),
+            out.fights,  # what each card (Competitive: each lane's) fought as
             any_gain,
             any_bonus,
             not (any_gain or any_bonus),
@@ -450,13 +452,6 @@ class GotchaState(PhasedState):
     def _put_away(self, plan: Plan) -> None:
         """The cards in play go to the victory piles and the trash as ``plan`` says, and the
         table is cleared."""
-        raise NotImplementedError
-
-    def _fights(self, out: Any) -> Any:
-        raise NotImplementedError
-
-    def _takers(self, out: Any) -> list[int]:
-        """The seats that take cards from a resolver's outcome, in effect-priority order."""
         raise NotImplementedError
 
     def _order(self) -> list[int]:
@@ -906,30 +901,7 @@ class CompetitiveState(GotchaState):
             self.phase, self.turn = EFFECT, step.player
             return
         self.choice = None
-        self._carry_out(self._plan(step))  # type: ignore[arg-type]
-
-    def _plan(self, out: rules.FieldOutcome) -> Plan:
-        """``GotchaState._plan`` for the two seats in one frame: the seats taking cards in
-        effect-priority order and the counts, without its calls and comprehensions (every turn
-        makes a plan); the fights are each lane's after the effect step."""
-        taken = out.taken
-        any_gain, any_bonus = any(out.draws) or any(out.steals), any(out.bonus)
-        gains = []
-        for seat in self.competitive.orders[self.priority]:
-            if taken[seat]:
-                gains.append((seat, tuple(map(_ID, taken[seat]))))
-        return Plan(
-            tuple(gains),
-            [len(taken[0]), len(taken[1])],
-            tuple(map(_ID, out.trashed)),
-            out.bonus,  # the resolver's own lists, never changed from here on
-            out.draws,
-            out.steals,
-            out.fights,
-            any_gain,
-            any_bonus,
-            not (any_gain or any_bonus),
-        )
+        self._carry_out(self._plan(step, self.competitive.orders[self.priority]))
 
     def _order(self) -> list[int]:
         return self.competitive.orders[self.priority]
@@ -1284,7 +1256,7 @@ class PartyState(GotchaState):
         cards = list(map(tables.stand_ins.__getitem__, enumerate(kinds)))
         step = rules.showdown_step(self.model, self.priority, cards, self.answers)
         if type(step) is not rules.Choice:
-            step = self._plan(step)
+            step = self._plan(step, step.winners)  # the winners take the cards, in priority order
         showdowns = tables.showdowns
         if len(showdowns) < SHOWDOWN_MEMO:
             showdowns[key] = step
@@ -1299,12 +1271,6 @@ class PartyState(GotchaState):
         self.trash += map(card, plan.trashed)
         self.plays = [None] * self.players
         self.revealed = False
-
-    def _fights(self, out: Any) -> list[str | None]:
-        return out.fights
-
-    def _takers(self, out: Any) -> list[int]:
-        return out.winners  # a showdown's winners, in priority order, are those who take cards
 
     def _order(self) -> list[int]:
         return self.rotations[self.priority]
