@@ -514,22 +514,8 @@ class GashaState(PhasedState):
             return [t.take[i] for i, deck in enumerate(self.decks) if deck]
         return self.steps  # PAY
 
-    def apply(self, action: Action | str) -> None:
-        """``PhasedState.apply`` with ``_apply`` written out: a Python call fewer for every
-        action (a tenth of a draw's cost)."""
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_actions()
-        if action not in legal:  # the game is not over once a legal action is found
-            self._apply_other(action, legal)
-            return
-        self.log.append({"player": self.turn, "action": action._text})
-        self._legal = None
-        method, argument = self.tables.handlers[action]
-        method(self, argument)
-
     def _apply(self, action: Action) -> None:
-        """What ``apply`` does with a legal action (the base class's contract)."""
+        """The action's method and argument, looked up at once (``_Tables.handlers``)."""
         method, argument = self.tables.handlers[action]
         method(self, argument)
 

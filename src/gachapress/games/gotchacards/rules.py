@@ -229,20 +229,15 @@ def _score_lanes(game: GotchaCards, out: FieldOutcome) -> None:
                 bonus[winner] += _bonus(game, a) + _bonus(game, b)
             continue
         # unopposed: its owner takes a fighting card back, an item goes to the trash
-        if a is not None:
-            if fa in _IDLE:
-                trashed.append(a)
-            else:
-                taken[0].append(a)
-                if a.effect is not None:
-                    bonus[0] += _bonus(game, a)
-        if b is not None:
-            if fb in _IDLE:
-                trashed.append(b)
-            else:
-                taken[1].append(b)
-                if b.effect is not None:
-                    bonus[1] += _bonus(game, b)
+        for side, card, fight in ((0, a, fa), (1, b, fb)):
+            if card is None:
+                continue
+            if fight in _IDLE:
+                trashed.append(card)
+                continue
+            taken[side].append(card)
+            if card.effect is not None:
+                bonus[side] += _bonus(game, card)
 
 
 def resolve_field(
