@@ -10,7 +10,7 @@ Why it is fast (issue #16): half of all actions are a turn's first, where every 
 row must be checked against the hand; ``rules.trade_sets`` tabulates that once per load as bit
 sets of rewards, so a hand is checked with a lookup per kind (``rules.affordable_set``, itself
 memoised per hand), and the row keeps only the set of its rewards' bits; ``legal_actions``
-does that itself, and ``apply`` looks up each action's method and argument once
+does that itself, and ``_apply`` looks up each action's method and argument once
 (``_Tables.handlers``) instead of comparing verbs: Python calls are dear. A rebuild's plan (by
 what the rule reads, ``rules.rebuild_reads``), the tickets a new reward completes and a
 payment's card ids are memoised per load, keyed so that they rarely miss: each miss adds
@@ -194,7 +194,7 @@ class _Tables:
         self.pay_card = [Action("pay", card_id) for card_id in self.gasha_ids]
         self.pay_token = {t.id: Action("pay", t.id) for t in self.token.values() if t.wild}
         # What each action does: the state's method for it and that method's argument, so that
-        # applying an action is one lookup (GashaState.apply).
+        # applying an action is one lookup (GashaState._apply).
         self.handlers: dict[Action, tuple[Callable[[GashaState, Any], None], Any]] = {
             **{action: (GashaState._draw, i) for i, action in enumerate(self.draw)},
             **{action: (GashaState._take, i) for i, action in enumerate(self.take)},
