@@ -790,11 +790,9 @@ class CompetitiveState(GotchaState):
         self.kept += 1
         if self.kept >= self.competitive.keep or not offer:
             self._next_pick()
-        elif self.distinct or card not in offer:  # ``_offer``'s list less the card's action
-            actions = self._legal = self.offered = self.offered[:]
-            actions.remove(self.tables.keep[card])
         else:
-            self._legal = self._offer(self.tables.keep, offer)
+            keep = self.tables.keep
+            self._legal = self._less(keep, offer, card) or self._offer(keep, offer)
 
     def _next_pick(self) -> None:
         """The next pick of the draft (its seat from the round's ``pickers``), or the end of the
@@ -815,15 +813,8 @@ class CompetitiveState(GotchaState):
     ) -> list[Action]:
         """The action of ``table`` for each id among ``cards``, in the order they first come
         there: the legal actions of a draft step (or, with ``DONE``, of placing), remembered in
-        ``offered`` for the next step to edit. ``distinct``: the caller knows the ids are all
-        different (what is left of cards that were).
-
-        A step of the draft or of placing takes one card, so the list it leaves is the last
-        one less that card's action, copied (the old list was handed out), as ``_keep`` and
-        ``_apply`` (a pick, a place) make it without a call: ``dict.fromkeys`` per step, to
-        drop duplicate ids, cost more than most of the step's own work. Not when another copy
-        of the card is left, whose first place, which orders the list, has moved: then the
-        list is made afresh here. Cards that were ``distinct`` have no copy to look for.
+        ``offered`` for the next step to edit (``_less``). ``distinct``: the caller knows the
+        ids are all different (what is left of cards that were).
 
         A hand of one or two cards (a fifth of the lists made) is told apart at once: dropping
         the duplicate ids of a list through ``dict.fromkeys`` costs more than the whole step."""
@@ -839,6 +830,21 @@ class CompetitiveState(GotchaState):
         self.distinct = len(actions) == len(cards)  # and stay so: these cards only go
         return actions
 
+    def _less(self, table: dict[str, Action], cards: list[str], card: str) -> list[Action]:
+        """The actions last offered less ``card``'s, just moved out of ``cards`` (the offer or
+        a hand); empty when another copy of it is left, whose first place, which orders the
+        list, has moved: then the caller makes the list afresh (``_offer``).
+
+        A step of the draft or of placing takes one card, so the list it leaves is the last
+        one less that card's action (``dict.fromkeys`` per step, to drop duplicate ids, cost
+        more than most of the step's own work). The old list was handed out: it is copied.
+        Cards that were ``distinct`` when the list was made have no copy to look for."""
+        if not self.distinct and card in cards:
+            return []
+        actions = self.offered = self.offered[:]
+        actions.remove(table[card])
+        return actions
+
     # -- turns (seed, "Game Flow") -------------------------------------------------------------
     def _start_turn(self) -> None:
         turn_no, hands = self.turn_no, self.hands
@@ -846,9 +852,7 @@ class CompetitiveState(GotchaState):
             self._end_on_points()
             return
         comp, first, second = self.competitive, len(hands[0]), len(hands[1])
-        check = comp.starts[turn_no][first][second]  # ``turn_start``, without its call
-        if check is _UNKNOWN:
-            check = comp.turn_start(turn_no, first, second)
+        check = comp.turn_start(turn_no, first, second)
         if check == "points":
             self._end_on_points()
         elif check is not None:
@@ -1020,13 +1024,13 @@ class CompetitiveState(GotchaState):
             placed = self.placed = self.placed + 1
             if not hand or placed >= self.most:
                 self._next_placer(self.placer + 1)
-            elif self.distinct or card not in hand:  # ``_offer``'s list less the card's action
-                actions = self._legal = self.offered = self.offered[:]
-                actions.remove(self.tables.place[card])  # type: ignore[index]
-                if placed == self.least:  # DONE is legal from now on
-                    actions.append(DONE)
             else:
-                self._legal = self._place_actions()
+                actions = self._less(self.tables.place, hand, card)  # type: ignore[arg-type]
+                if not actions:
+                    actions = self._place_actions()
+                elif placed == self.least:  # DONE is legal from now on
+                    actions.append(DONE)
+                self._legal = actions
         elif phase == PICK:
             card, offer = action.target, self.offer
             offer.remove(card)  # type: ignore[arg-type]
@@ -1036,11 +1040,8 @@ class CompetitiveState(GotchaState):
                 self._next_pick()
                 return
             self.turn = self.pickers[picks]  # the next pick, as ``_next_pick`` makes it
-            if self.distinct or card not in offer:  # ``_offer``'s list less the card's action
-                actions = self._legal = self.offered = self.offered[:]
-                actions.remove(self.tables.pick[card])  # type: ignore[index]
-            else:
-                self._legal = self._offer(self.tables.pick, offer)
+            pick = self.tables.pick
+            self._legal = self._less(pick, offer, card) or self._offer(pick, offer)  # type: ignore[arg-type]
         elif phase == KEEP:
             self._keep(action.target)  # type: ignore[arg-type]
         elif phase == EFFECT:
