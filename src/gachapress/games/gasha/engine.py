@@ -9,14 +9,13 @@ of ``rules.kinds_in_order``); the draw decks are lists of kind indices, top card
 Why it is fast (issue #16): half of all actions are a turn's first, where every reward of the
 row must be checked against the hand; ``rules.trade_sets`` tabulates that once per load as bit
 sets of rewards, so a hand is checked with a lookup per kind (``rules.affordable_set``, itself
-memoised per hand), and the row keeps only the set of its rewards' bits; ``legal_actions``
-does that itself, and ``_apply`` looks up each action's method and argument once
-(``_Tables.handlers``) instead of comparing verbs: Python calls are dear. A rebuild's plan (by
-what the rule reads, ``rules.rebuild_reads``), the tickets a new reward completes and a
-payment's card ids are memoised per load, keyed so that they rarely miss: each miss adds
-long-lived objects that the garbage collector keeps going over (a rebuild memo missing a third
-of the time cost 8 % of all instructions, half of it in the collector). Only a player
-holding 2 Wild Gashas! tokens takes the slower ``rules.affordable``. The state and its
+memoised per hand), and the row keeps only the set of its rewards' bits. ``_apply`` looks up
+each action's method and argument once (``_Tables.handlers``) instead of comparing verbs. A
+rebuild's plan (by what the rule reads, ``rules.rebuild_reads``), the tickets a new reward
+completes and a payment's card ids are memoised per load, keyed so that they rarely miss: each
+miss adds long-lived objects that the garbage collector keeps going over (a rebuild memo
+missing a third of the time cost 8 % of all instructions, half of it in the collector). Only a
+player holding 2 Wild Gashas! tokens takes the slower ``rules.affordable``. The state and its
 tables are slotted, and rewards and tokens are the engine's plain cards (``Reward``, ``Token``),
 not the model's pydantic ones: CPython reads both far faster (issue #16 item 4).
 
@@ -457,53 +456,35 @@ class GashaState(PhasedState):
     def end_condition(self) -> str:
         return self.trigger or "unfinished"
 
-    def legal_actions(self) -> list[Action]:
-        """``PhasedState.legal_actions``, with those of a turn's start worked out here in the
-        usual case (half of all actions: a Python call fewer each). Every deck has a card
-        between actions then (the rebuild sees to it), no 2 Wild Gashas! token is face up, and
-        every reward of the row is checked at once: a hand's rewards are looked up (the same
-        few hands come back turn after turn)."""
-        legal = self._legal
-        if legal is not None:
-            return legal
-        phase, seat = self.phase, self.turn
-        if phase == TURN and self.decks_formed and not self.wilds[seat]:
-            t = self.tables
-            hand = self.hands[seat]
-            key = tuple(hand)
-            found = t.afford.get(key)
-            if found is None:
-                found = t.afford[key] = rules.affordable_set(t.sets, hand)
-            found &= self.row_set
-            legal = self._legal = [*t.all_draws]
-            if found:
-                for card in self.row:  # each reward found once, at its first copy
-                    if card.bit & found:
-                        legal.append(card.trade)
-                        found ^= card.bit
-            return legal
-        legal = self._legal = [] if phase == OVER else self._other_actions()
-        return legal
-
     def _legal_actions(self) -> list[Action]:
-        """The legal actions, worked out afresh (``legal_actions`` does the work)."""
-        self._legal = None
-        return self.legal_actions()
-
-    def _other_actions(self) -> list[Action]:
-        """The legal actions in every case ``legal_actions`` does not work out itself."""
         t = self.tables
         phase = self.phase
         if phase == TURN:
             seat = self.turn
+            hand = self.hands[seat]
+            tokens = self.wilds[seat]
+            if self.decks_formed and not tokens:
+                # The usual case: every deck has a card between actions (the rebuild sees to
+                # it), and every reward of the row is checked at once; a hand's rewards are
+                # looked up (the same few hands come back turn after turn).
+                key = tuple(hand)
+                found = t.afford.get(key)
+                if found is None:
+                    found = t.afford[key] = rules.affordable_set(t.sets, hand)
+                found &= self.row_set
+                legal = [*t.all_draws]
+                if found:
+                    for card in self.row:  # each reward found once, at its first copy
+                        if card.bit & found:
+                            legal.append(card.trade)
+                            found ^= card.bit
+                return legal
             if self.decks_formed:
                 actions = [*t.all_draws]
             else:
                 actions = [t.draw[i] for i, deck in enumerate(self.decks) if deck]
             unique = list(dict.fromkeys(self.row))
-            found_at = rules.affordable(
-                list(map(REQ, unique)), self.hands[seat], self.wilds[seat], t.per_token
-            )
+            found_at = rules.affordable(list(map(REQ, unique)), hand, tokens, t.per_token)
             actions.extend(map(TRADE, map(unique.__getitem__, found_at)))
             return actions or [PASS]
         if phase == DRAW:
