@@ -13,8 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from gachapress.data.folders import find_games
+
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"
+#: The example project's games, found as every project's are.
+GAME_IDS = tuple(find_games(RULES))
 
 
 @dataclass

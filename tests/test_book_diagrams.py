@@ -17,8 +17,8 @@ from gachapress.book.words import StringTable, source_templates_dir
 from gachapress.data.load import load_rules
 from gachapress.engine.core import Game
 from gachapress.errors import RulesError
-from gachapress.games import GAME_IDS
 from gachapress.publish.book_html import render_books
+from tests.conftest import GAME_IDS
 from tests.test_book_pdf import built, page_texts, squash
 from tests.test_player_voice import ENGINE_WORDS, RAW_ACTION
 

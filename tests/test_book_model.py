@@ -18,8 +18,7 @@ from gachapress.book.build import build_books
 from gachapress.book.words import StringTable, source_templates_dir
 from gachapress.data.load import load_rules
 from gachapress.errors import RulesError
-from gachapress.games import GAME_IDS
-from tests.conftest import ROOT, RULES
+from tests.conftest import GAME_IDS, ROOT, RULES
 
 GAMES_DIR = ROOT / "src" / "gachapress" / "games"
 

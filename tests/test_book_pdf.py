@@ -27,14 +27,13 @@ from gachapress.book import model as m
 from gachapress.book.build import build_books
 from gachapress.book.words import StringTable, source_templates_dir
 from gachapress.data.load import load_rules
-from gachapress.games import GAME_IDS
 from gachapress.publish.book_pdf import PAGE_SETUPS, BookPdf, Paragraph, Placed, _Frame
 from gachapress.publish.booklet import FIXED_DATE, PAPERS, booklet_order, impose_booklet
 from gachapress.render.faces import game_faces
 from gachapress.render.fonts import cache_dir
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
-from tests.conftest import ROOT
+from tests.conftest import GAME_IDS, ROOT
 from tests.test_book_model import nodes
 
 TEMPLATES = source_templates_dir()

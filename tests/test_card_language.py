@@ -15,13 +15,12 @@ from pypdf import PdfReader
 
 from gachapress.data.load import load_rules
 from gachapress.data.placeholders import PLACEHOLDER, PlaceholderError, card_texts, fill
-from gachapress.games import GAME_IDS
 from gachapress.render.faces import game_faces
 from gachapress.render.layout import TextLine
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
 from gachapress.render.text import NO_LINE_END, fit
-from tests.conftest import ROOT, run_cli
+from tests.conftest import GAME_IDS, ROOT, run_cli
 from tests.test_build import snapshot
 from tests.yaml_edit import rename
 

@@ -17,7 +17,7 @@ import pytest
 
 from gachapress.engine import load_game
 from gachapress.engine.play import play_game
-from gachapress.games import GAME_IDS
+from tests.conftest import GAME_IDS
 
 GOLDEN = Path(__file__).parent / "data" / "engine_digests.json"
 #: Seeded games per configuration and bot kind.

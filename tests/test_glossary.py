@@ -10,9 +10,8 @@ import pytest
 import yaml
 
 from gachapress.data.load import load_rules
-from gachapress.games import GAME_IDS
 from gachapress.publish.book_html import render_rulebooks
-from tests.conftest import ROOT
+from tests.conftest import GAME_IDS, ROOT
 from tests.test_rulebooks import visible_text
 
 GLOSSARY = ROOT / "templates" / "glossary.yaml"

@@ -26,8 +26,8 @@ import pytest
 
 from gachapress.engine import Action, Game, State, load_game
 from gachapress.engine.core import HIDDEN
-from gachapress.games import GAME_IDS
 from gachapress.games.rps_fire.engine import RpsFireState
+from tests.conftest import GAME_IDS
 from tests.harness import games_per_count, observation_strings
 
 #: The windows a re-dealt game is played against the original: (start, steps), from the deal

@@ -11,14 +11,13 @@ from PIL import Image
 
 from gachapress.book.words import StringTable
 from gachapress.data.load import load_rules
-from gachapress.games import GAME_IDS
 from gachapress.publish.pnp import write_pnp
 from gachapress.render.faces import game_faces
 from gachapress.render.ink import beneath, contrast, low_ink
 from gachapress.render.layout import TextLine
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
-from tests.conftest import ROOT
+from tests.conftest import GAME_IDS, ROOT
 
 PRESETS = load_presets(ROOT / "templates" / "print.yaml")
 STRINGS = StringTable.load(ROOT / "templates")

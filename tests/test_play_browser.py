@@ -22,10 +22,9 @@ import uvicorn
 
 from gachapress.build.builder import BuildOptions
 from gachapress.engine import load_game
-from gachapress.games import GAME_IDS
 from gachapress.serve.app import Preview, create_app
 from gachapress.serve.play.session import Session
-from tests.conftest import ROOT
+from tests.conftest import GAME_IDS, ROOT
 from tests.test_rulebooks_browser import BROWSER_ARGS, CHROMIUM, _require_browser
 
 GAME_ID = "gachapon-trick"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from gachapress.data.load import load_rules
-from gachapress.games import GAME_IDS
+from tests.conftest import GAME_IDS
 
 #: Wording a player should never read, whatever the game (case-insensitive).
 ENGINE_WORDS = {

@@ -21,13 +21,12 @@ from pypdf.generic import ContentStream
 from gachapress.book.words import StringTable
 from gachapress.data.load import load_rules
 from gachapress.errors import RulesError
-from gachapress.games import GAME_IDS
 from gachapress.publish.pnp import write_pnp
 from gachapress.render.art import ATTRIBUTION
 from gachapress.render.faces import game_faces
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
-from tests.conftest import ROOT, run_cli
+from tests.conftest import GAME_IDS, ROOT, run_cli
 
 PT = 72 / 25.4
 PAPERS = ("a4", "letter")

@@ -11,11 +11,10 @@ import pytest
 from fontTools.ttLib import TTFont as FontToolsFont
 
 from gachapress.data.load import load_rules
-from gachapress.games import GAME_IDS
 from gachapress.publish.book_html import render_rulebooks
 from gachapress.publish.stats import book_statistics
 from gachapress.render.fonts import cache_dir, font_files
-from tests.conftest import RULES
+from tests.conftest import GAME_IDS, RULES
 from tests.test_rulebooks import section, visible_text
 
 

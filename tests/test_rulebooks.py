@@ -14,12 +14,11 @@ import pytest
 from gachapress.book.words import StringTable, missing_labels, source_templates_dir
 from gachapress.data.load import load_rules
 from gachapress.errors import RulesError
-from gachapress.games import GAME_IDS
 from gachapress.publish import stats as stats_module
 from gachapress.publish.book_html import render_rulebooks, write_rulebooks
 from gachapress.publish.charts import Bar, Span, bar_chart, range_chart
 from gachapress.publish.site import render_index, write_index
-from tests.conftest import RULES
+from tests.conftest import GAME_IDS, RULES
 
 TEMPLATES = source_templates_dir()
 

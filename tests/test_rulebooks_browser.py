@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from gachapress.data.load import load_rules
-from gachapress.games import GAME_IDS
+from tests.conftest import GAME_IDS
 
 CHROMIUM = Path("/usr/bin/chromium")
 BROWSER_ARGS = [

@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 
 from gachapress.build.builder import BuildOptions, _inputs_hash
-from gachapress.games import GAME_IDS
 from gachapress.sweep import Store, load_sweep, run_sweep
 from gachapress.sweep.run import in_process
-from tests.conftest import ROOT, run_cli
+from tests.conftest import GAME_IDS, ROOT, run_cli
 
 SMALL = """\
 game: rps-fire

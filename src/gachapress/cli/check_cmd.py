@@ -17,10 +17,9 @@ from gachapress.cli.common import (
     select_games,
 )
 from gachapress.data.examples_file import load_examples_file
-from gachapress.data.folders import unknown_folders
+from gachapress.data.folders import find_games, unknown_folders
 from gachapress.data.load import GameData
 from gachapress.errors import Problem, RulesError
-from gachapress.games import GAME_IDS
 
 
 def check(
@@ -45,7 +44,7 @@ def check(
 
     Exit status: 0 when everything holds, 1 when anything fails, 2 for a usage error.
     """
-    selected = select_games(games) if games or examples is None else []
+    selected = select_games(games, root) if games or examples is None else []
     print_problems(unknown_folders(rules_dir(root)))
     failed = 0
     loaded = []
@@ -142,7 +141,7 @@ def _check_examples_file(file: Path, root: Path) -> bool:
         print_problems(exc.problems)
         typer.echo(f"{file}: FAILED (the examples file does not load)")
         return False
-    if extra.game not in GAME_IDS:
+    if extra.game not in find_games(rules_dir(root)):
         print_problems([locations.at(("game",)).problem(f"unknown game {extra.game!r}")])
         return False
     game = load_or_report(extra.game, root)

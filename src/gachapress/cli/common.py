@@ -12,9 +12,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+from gachapress.data.folders import find_games
 from gachapress.data.load import GameData, load_rules
 from gachapress.errors import Problem, RulesError
-from gachapress.games import GAME_IDS
 
 RootOption = Annotated[
     Path,
@@ -30,14 +30,15 @@ def rules_dir(root: Path) -> Path:
     return root / "rules"
 
 
-def select_games(names: list[str] | None) -> list[str]:
-    """The games named on the command line (all of them when none), refusing unknown names."""
+def select_games(names: list[str] | None, root: Path) -> list[str]:
+    """The games named on the command line (all the project's when none), refusing names that
+    are no game of the project (a usage error)."""
+    found = find_games(rules_dir(root))
     for name in names or []:
-        if name not in GAME_IDS:
-            raise typer.BadParameter(
-                f"unknown game {name!r}; choose from {', '.join(GAME_IDS)}", param_hint="GAME"
-            )
-    return list(dict.fromkeys(names)) if names else list(GAME_IDS)
+        if name not in found:
+            choices = f"choose from {', '.join(found)}" if found else "the project has none"
+            raise typer.BadParameter(f"unknown game {name!r}; {choices}", param_hint="GAME")
+    return list(dict.fromkeys(names)) if names else found
 
 
 LangOption = Annotated[

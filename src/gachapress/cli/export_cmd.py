@@ -81,7 +81,7 @@ def export_command(
     from gachapress.export.common import ExportOptions  # the rendering code: only when used
     from gachapress.export.run import export
 
-    selected = select_games(games)
+    selected = select_games(games, root)
     check_card_language(selected, root, lang)
     options = ExportOptions(
         root=root,

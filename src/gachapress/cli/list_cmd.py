@@ -37,7 +37,7 @@ def list_games(
     root: RootOption = Path("."),
 ) -> None:
     """List the games with their modes, player counts and decks."""
-    loaded = [load_or_report(game_id, root) for game_id in select_games(None)]
+    loaded = [load_or_report(game_id, root) for game_id in select_games(None, root)]
     games = {game.id: summary(game) for game in loaded if game is not None}
     if as_json:
         typer.echo(json.dumps(games, ensure_ascii=False, indent=2))

@@ -12,8 +12,7 @@ from pathlib import Path
 
 from gachapress.build.builder import PAPERS, BuildOptions, unchanged
 from gachapress.build.outdir import OutputError
-from gachapress.data.folders import unknown_folders
-from gachapress.games import GAME_IDS
+from gachapress.data.folders import find_games, is_game_id, unknown_folders
 
 #: The options of `build` read here, with the values each may take (None: any).
 _CHOICES: dict[str, tuple[str, ...] | None] = {
@@ -64,13 +63,16 @@ def _build_options(args: list[str]) -> tuple[list[str], BuildOptions] | None:
             if name in values or (allowed is not None and value not in allowed) or not value:
                 return None
             values[name] = value
-        elif arg in GAME_IDS:
+        elif is_game_id(arg):
             games.append(arg)
         else:
             return None
     if not values.get("--jobs", "1").isdigit() or int(values.get("--jobs", "1")) < 1:
         return None
     root = Path(values.get("--root", "."))
+    found = find_games(root / "rules")
+    if any(game not in found for game in games):
+        return None
     out = Path(values["--out"]) if "--out" in values else root / "out"
     if any(folder.exists() and not folder.is_dir() for folder in (root, out)):
         return None
@@ -82,4 +84,4 @@ def _build_options(args: list[str]) -> tuple[list[str], BuildOptions] | None:
         ink=values.get("--ink", "normal"),  # type: ignore[arg-type]
         lang=values.get("--lang"),
     )
-    return list(dict.fromkeys(games)) if games else list(GAME_IDS), options
+    return list(dict.fromkeys(games)) if games else found, options

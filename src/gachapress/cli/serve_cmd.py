@@ -61,7 +61,7 @@ def serve(
     from gachapress.serve.app import Preview, PreviewServer, create_app
     from gachapress.serve.rebuild import prepare
 
-    selected = select_games(games)
+    selected = select_games(games, root)
     check_card_language(selected, root, lang)
     options = BuildOptions(root=root, out=root / "out", lang=lang)
     preview = Preview(options, selected, report=lambda line: typer.echo(line, err=True))

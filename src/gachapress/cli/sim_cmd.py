@@ -54,7 +54,7 @@ def sim(
 
     The same seed gives the same output, byte for byte, whatever --jobs is.
     """
-    select_games([game_id])
+    select_games([game_id], root)
     if usable_jobs(jobs) < jobs:
         cpus = usable_jobs(jobs)
         typer.echo(f"note: --jobs {jobs} capped at this machine's {cpus} CPUs", err=True)

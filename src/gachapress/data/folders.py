@@ -1,29 +1,68 @@
-"""The folders of rules/: which are no game's (light: a build with nothing to do says it too)."""
+"""The games of a project: every folder of its ``rules/`` holding a ``game.yaml``.
+
+Light (no pydantic, no game package): a build with nothing to do finds its games too.
+"""
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 from gachapress.errors import Problem
-from gachapress.games import GAME_IDS
+
+GAME_FILE = "game.yaml"
+_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def is_game_id(name: str) -> bool:
+    """Whether ``name`` can be a game id (lowercase letters, digits, single hyphens)."""
+    return len(name) <= 64 and _ID.match(name) is not None
+
+
+def find_games(rules_dir: Path) -> list[str]:
+    """The ids of the games in ``rules_dir``: its folders named as ids that hold a
+    ``game.yaml`` (whatever it is: loading says what is wrong with it), sorted."""
+    return [name for name in _folders(rules_dir) if _has_game_file(rules_dir / name)]
 
 
 def unknown_folders(rules_dir: Path) -> list[Problem]:
     """A warning for each folder of ``rules/`` that is no game's (it would be silently ignored)."""
-    if not rules_dir.is_dir():
+    problems = []
+    for name in _folders(rules_dir, ids_only=False):
+        folder = rules_dir / name
+        if not is_game_id(name):
+            why = "its name is no game id (lowercase letters, digits and hyphens)"
+        elif not _has_game_file(folder):
+            why = f"it holds no {GAME_FILE}"
+        else:
+            continue
+        problems.append(
+            Problem(folder, 1, 1, f"folder {name!r} in rules/ is ignored: {why}", "warning")
+        )
+    return problems
+
+
+def _folders(rules_dir: Path, *, ids_only: bool = True) -> list[str]:
+    try:
+        entries = sorted(os.scandir(rules_dir), key=lambda entry: entry.name)
+    except OSError:
         return []
     return [
-        Problem(
-            path,
-            1,
-            1,
-            f"folder {path.name!r} in rules/ is no game's and is ignored "
-            f"(games: {', '.join(GAME_IDS)})",
-            "warning",
-        )
-        for path in sorted(rules_dir.iterdir())
-        if path.is_dir() and path.name not in GAME_IDS and not path.name.startswith(".")
+        entry.name
+        for entry in entries
+        if not entry.name.startswith(".")
+        and _is_dir(entry)
+        and (is_game_id(entry.name) or not ids_only)
     ]
 
 
-__all__ = ["unknown_folders"]
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # a symlink loop
+        return False
+
+
+def _has_game_file(folder: Path) -> bool:
+    return os.path.lexists(folder / GAME_FILE)

@@ -10,12 +10,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from gachapress.data.declared import declared_fields, declared_model
+from gachapress.data.folders import GAME_FILE, is_game_id
 from gachapress.data.model import GameBase
 from gachapress.data.validate import located_problems
 from gachapress.data.yamlsource import Locations, Mark, PathKey, load_yaml
 from gachapress.errors import Problem, RulesError
-from gachapress.games import GAME_IDS, game_spec
-from gachapress.games.spec import GameSpec
+from gachapress.registry import game_spec
+from gachapress.spec import GameSpec, RuleSet
 
 #: The files of a game's folder and the top-level keys each one holds (None: all the others).
 RULES_FILES: dict[str, frozenset[str] | None] = {
@@ -80,8 +82,8 @@ def read_rules_data(
     sees it (a sweep varies the data, then builds each variant with ``rules_from_data``)."""
     rules_dir = Path(rules_dir) if rules_dir is not None else default_rules_dir()
     folder = rules_dir / game_id
-    if game_id not in GAME_IDS:
-        raise RulesError([Problem(folder, 1, 1, f"unknown game {game_id!r}")])
+    if not is_game_id(game_id):
+        raise RulesError([Problem(folder, 1, 1, f"{game_id!r} is no game id")])
     if not folder.is_dir():
         raise RulesError([Problem(folder, 1, 1, f"no rules folder for game {game_id!r}")])
     return (folder, *_read_folder(folder))
@@ -91,10 +93,11 @@ def rules_from_data(
     game_id: str, folder: Path, data: dict[str, Any], locations: Locations
 ) -> GameData:
     """Validate and cross-check a game's plain data (as read from ``folder``, possibly varied);
-    RulesError, located through ``locations``, when anything is off."""
-    spec = game_spec(game_id)
+    RulesError, located through ``locations``, when anything is off. A game with a registered
+    package is validated by its package's model; a game of data alone by its declared fields."""
+    spec = game_spec(game_id) or data_spec(game_id, data, locations)
     try:
-        model = spec.model.model_validate(data)
+        model = spec.model.model_validate(data, context={"lang": _only_language(data)})
     except ValidationError as exc:
         raise RulesError(located_problems(exc, data, locations)) from None
     game = GameData(model, spec, folder, locations)
@@ -106,6 +109,23 @@ def rules_from_data(
     return game
 
 
+def _only_language(data: dict[str, Any]) -> str | None:
+    """The game's language when it has only one (its texts may then be plain strings)."""
+    languages = data.get("languages", ["en"])
+    if isinstance(languages, list) and len(languages) == 1 and isinstance(languages[0], str):
+        return languages[0]
+    return None
+
+
+def data_spec(game_id: str, data: dict[str, Any], locations: Locations) -> GameSpec:
+    """The spec of a game of data alone: the model its decks' declared fields make, no rules."""
+    try:
+        fields = declared_fields(data)
+    except ValidationError as exc:
+        raise RulesError(located_problems(exc, data, locations)) from None
+    return GameSpec(model=declared_model(game_id, fields), rules=RuleSet())
+
+
 def _read_folder(folder: Path) -> tuple[dict[str, Any], Locations]:
     data: dict[str, Any] = {}
     locations = Locations()
@@ -115,7 +135,7 @@ def _read_folder(folder: Path) -> tuple[dict[str, Any], Locations]:
         if path.suffix in {".yaml", ".yml"} and path.name not in RULES_FILES:
             expected = ", ".join(RULES_FILES)
             problems.append(Problem(path, 1, 1, f"unexpected rules file (expected {expected})"))
-    game_file = folder / "game.yaml"
+    game_file = folder / GAME_FILE
     if not game_file.is_file():
         problems.append(Problem(game_file, 1, 1, "missing game.yaml"))
     inside = folder.parent.parent.resolve()

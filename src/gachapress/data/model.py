@@ -9,14 +9,32 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    model_validator,
+)
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
 """An id: lowercase letters, digits and single hyphens; safe in a file name or a URL."""
 Lang = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}$")]
 Line = Annotated[str, StringConstraints(min_length=1, max_length=2000)]
-Text = dict[Lang, Line]
-"""Text in each language the game publishes, keyed by ISO 639-1 code."""
+
+
+def _plain_text(value: Any, info: ValidationInfo) -> Any:
+    """A plain string is the text in the game's only language (a game in one language need not
+    name it at every text); the loader says which, as the validation context ``lang``."""
+    lang = (info.context or {}).get("lang")
+    return {lang: value} if isinstance(value, str) and lang else value
+
+
+Text = Annotated[dict[Lang, Line], BeforeValidator(_plain_text)]
+"""Text in each language the game publishes, keyed by ISO 639-1 code (in a game of one
+language, plain text will do)."""
 Count = Annotated[int, Field(ge=1, le=1000)]
 """How many copies: a positive integer, and not absurdly many."""
 PlayerCount = Annotated[int, Field(ge=1, le=12)]
@@ -61,7 +79,8 @@ class Card(Strict):
     count: Count = 1
     name: Text
     text: Text | None = None
-    art: Art
+    art: Art | None = None
+    """The card's picture, if it has one (a layout's ``art: card`` then draws nothing)."""
 
     # Card ids are unique within a game, so a card is its id: fast to hash and compare, which
     # the engines rely on (a hand is searched and emptied many times per game).
@@ -78,14 +97,53 @@ class Card(Strict):
 CardT = TypeVar("CardT", bound=Card)
 
 
+FieldRef = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
+"""A card field named by a deck check."""
+
+
+class LatinSquare(Strict):
+    """Each value of ``field`` once for each value of each of the ``across`` fields (the
+    Gachapon Trick toys: each toy once in each colour and once at each cost)."""
+
+    field: FieldRef
+    across: Annotated[list[FieldRef], Field(min_length=1, max_length=4)]
+
+
+class GroupSum(Strict):
+    """The ``field`` values of the cards (copies counted), in all or for each value of
+    ``per``, add up to ``total``."""
+
+    field: FieldRef
+    per: FieldRef | None = None
+    total: int | float
+
+
+class DeckChecks(Strict):
+    """The consistency checks a deck declares, each failure located (``checks.declared``)."""
+
+    total: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    """Cards in the deck, copies counted."""
+    per_value: dict[FieldRef, Annotated[int, Field(ge=1, le=100_000)] | Literal["equal"]] = {}
+    """Cards (copies counted) of each value of a field: a number, or ``equal`` (as many of
+    each value)."""
+    unique: list[Annotated[list[FieldRef], Field(min_length=1, max_length=6)]] = []
+    """Fields whose values no two faces share (together)."""
+    latin_square: LatinSquare | None = None
+    sums: list[GroupSum] = []
+
+
 class DeckBase(Strict):
     """What every deck says about itself; subclasses say how its cards are given."""
 
     name: Text
     form: Literal["card", "token"] = "card"
-    provenance: Provenance
+    provenance: Provenance | None = None
+    """Whether the card list comes from the original rules or is the project's own design; a
+    designer's own game need not say (nothing is then said of it)."""
     clarification: Id | None = None
     """The clarification that explains a deck of the project's own design."""
+    checks: DeckChecks | None = None
+    """Consistency checks declared for the deck's cards."""
 
     def faces(self) -> list[Card]:
         """Every distinct face, in a stable order."""
@@ -97,6 +155,11 @@ class DeckBase(Strict):
 
     def size(self) -> int:
         return sum(card.count for card in self.faces())
+
+    def text_fields(self) -> list[str]:
+        """The card fields of this deck that hold a text in each language, besides ``name``
+        and ``text`` (a deck of declared fields has them)."""
+        return []
 
 
 class Deck(DeckBase, Generic[CardT]):
@@ -136,7 +199,8 @@ class Component(Strict):
     """A line of the component list: a deck (with the size the seed states) or another item."""
 
     deck: Id | None = None
-    count: Count
+    count: Count | None = None
+    """How many; a deck's count may be left out (it is the deck's size, never typed twice)."""
     name: Text | None = None
     provide_your_own: bool = False
 
@@ -144,6 +208,8 @@ class Component(Strict):
     def _deck_or_name(self) -> Component:
         if (self.deck is None) == (self.name is None):
             raise ValueError("give either 'deck' (a deck of this game) or 'name' (another item)")
+        if self.deck is None and self.count is None:
+            raise ValueError(f"give the 'count' of {next(iter(self.name.values()), 'it')!r}")
         return self
 
 
@@ -300,12 +366,16 @@ class GameBase(Strict):
 
     id: Id
     name: Text
-    languages: Annotated[list[Lang], Field(min_length=1)]
-    """Languages the game publishes; the first is the language of its seed."""
-    seed: Annotated[str, StringConstraints(pattern=r"^[a-z0-9.-]+\.txt$")]
-    modes: dict[Id, Mode]
-    play_time: PlayTime
-    components: Annotated[list[Component], Field(min_length=1)]
+    languages: Annotated[list[Lang], Field(min_length=1)] = ["en"]
+    """Languages the game publishes; the first is the language of its cards by default (for
+    the five example games, of their original rules)."""
+    seed: Annotated[str, StringConstraints(pattern=r"^[a-z0-9.-]+\.txt$")] | None = None
+    """The original rulebook a game is made from, if it has one."""
+    modes: dict[Id, Mode] = {}
+    """Ways to play with their player counts; a game of data alone may leave them out."""
+    play_time: PlayTime | None = None
+    components: list[Component] = []
+    """The component list; left out, it is the decks, each with its size."""
     decks: Decks
     examples: list[Example] = []
     playthroughs: list[Playthrough] = []
@@ -314,6 +384,18 @@ class GameBase(Strict):
     words: dict[Id, Text] = {}
     """The game's own values (card types, kinds...) as a player reads them in each language:
     ``{card.type|word}`` prints the word for the card's type in the text's language."""
+
+    def component_list(self) -> list[Component]:
+        """The components as written, a deck's count filled in from its size; a deck of each
+        when none are written."""
+        if not self.components:
+            return [Component(deck=deck, count=cards.size()) for deck, cards in self.deck_items()]
+        return [
+            c
+            if c.count is not None
+            else c.model_copy(update={"count": self.deck(str(c.deck)).size()})
+            for c in self.components
+        ]
 
     def deck_items(self) -> Iterator[tuple[str, DeckBase]]:
         """Each deck of the game with its id, in declaration order."""

@@ -6,15 +6,29 @@ import json
 from pathlib import Path
 from typing import Any
 
-from gachapress.games import GAME_IDS, game_spec
+from gachapress.data.folders import find_games
+from gachapress.data.load import data_spec, read_rules_data
+from gachapress.data.model import GameBase
+from gachapress.registry import game_spec
 
 SCHEMA_FILE = "schema.json"
 
 
-def game_schema(game_id: str) -> dict[str, Any]:
+def game_model(game_id: str, rules_dir: Path) -> type[GameBase]:
+    """The model a game's files are validated against: its package's, or the one its decks'
+    declared fields make (RulesError when those declarations do not hold)."""
+    spec = game_spec(game_id)
+    if spec is not None:
+        return spec.model
+    _, data, locations = read_rules_data(game_id, rules_dir)
+    return data_spec(game_id, data, locations).model
+
+
+def game_schema(game_id: str, rules_dir: Path) -> dict[str, Any]:
     """The schema of one game's files. Each file holds part of the document, so the top level
     requires nothing; `gachapress check` still insists on every required key."""
-    schema = game_spec(game_id).model.model_json_schema(by_alias=True, mode="validation")
+    model = game_model(game_id, rules_dir)
+    schema = model.model_json_schema(by_alias=True, mode="validation")
     schema.pop("required", None)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = f"gachapress rules: {game_id}"
@@ -25,17 +39,18 @@ def game_schema(game_id: str) -> dict[str, Any]:
     return schema
 
 
-def schema_text(game_id: str) -> str:
-    return json.dumps(game_schema(game_id), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+def schema_text(game_id: str, rules_dir: Path) -> str:
+    schema = game_schema(game_id, rules_dir)
+    return json.dumps(schema, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
 
 
 def stale_schemas(rules_dir: Path) -> list[Path]:
-    """The schema files under ``rules_dir`` that differ from what the code generates."""
+    """The schema files under ``rules_dir`` that differ from what the code generates
+    (RulesError when a game's declared fields do not hold)."""
     return [
         rules_dir / game_id / SCHEMA_FILE
-        for game_id in GAME_IDS
-        if (rules_dir / game_id).is_dir()
-        and _read(rules_dir / game_id / SCHEMA_FILE) != schema_text(game_id)
+        for game_id in find_games(rules_dir)
+        if _read(rules_dir / game_id / SCHEMA_FILE) != schema_text(game_id, rules_dir)
     ]
 
 
@@ -43,7 +58,7 @@ def write_schemas(rules_dir: Path) -> list[Path]:
     """Regenerate every stale schema file; return those written."""
     stale = stale_schemas(rules_dir)
     for path in stale:
-        path.write_text(schema_text(path.parent.name), encoding="utf-8")
+        path.write_text(schema_text(path.parent.name, rules_dir), encoding="utf-8")
     return stale
 
 

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from gachapress.data.load import GameData, load_rules
 from gachapress.errors import GachapressError
-from gachapress.games.spec import EngineOption
+from gachapress.spec import EngineOption
 
 #: What a seat's view of the log shows in place of a card that seat may not see.
 HIDDEN = "?"

@@ -843,6 +843,7 @@ class BookPdf:
             )
         else:
             lines = [s.based_on, s.project, s.openmoji, s.fonts, s.generated]
+            lines = [line for line in lines if line]
             # One block: a few stray lines of credits would make a nearly empty last page.
             out.append(KeepTogether([self.text(line, "small") for line in lines]))
         return out

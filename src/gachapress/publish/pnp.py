@@ -164,7 +164,7 @@ class PnpDocument:
         top = y
         heading = self.ui("pnp_what_to_print")
         y += self.text(heading, margin, y, column, 6, size=12, bold=True) + 1
-        for component in model.components:
+        for component in model.component_list():
             if component.deck:
                 deck = model.deck(component.deck)
                 counter = "unit_tokens" if deck.form == "token" else "unit_cards"
@@ -248,7 +248,11 @@ class PnpDocument:
         credits = [
             self.ui("credits_art", openmoji=artwork.ATTRIBUTION),
             self.ui("pnp_fonts", fonts="; ".join(families)),
-            self.ui("pnp_rules", game=self.game.model.name[self.lang]),
+            *(  # only a game made from original rules is said to be based on them
+                [self.ui("pnp_rules", game=self.game.model.name[self.lang])]
+                if self.game.model.seed is not None
+                else []
+            ),
             self.ui("pnp_made_with"),
         ]
         for line in credits:

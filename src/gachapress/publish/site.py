@@ -78,10 +78,7 @@ def index_context(
                 "name": name,
                 "other_names": other_names,
                 "picture": picture,
-                "facts": [
-                    (words.ui("players"), page.players_text(model.player_counts())),
-                    (words.ui("play_time"), page.minutes()),
-                ],
+                "facts": page.play_facts(),
                 "summary": _summary(page),
                 "links": links,
             }
@@ -103,7 +100,7 @@ def _same(name: str) -> str:
 
 def _summary(page: BookBuilder) -> str:
     modes = list(page.model.modes.values())
-    if page.lang not in modes[0].text:
+    if not modes or page.lang not in modes[0].text:
         return ""
     return " ".join(page.t(mode.text) for mode in modes[:1])
 

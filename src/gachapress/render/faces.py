@@ -55,7 +55,10 @@ def card_context(game: GameData, deck_id: str, card: Card | None, lang: str) -> 
         "deck": {"id": deck_id, "name": deck.name.get(lang, ""), "names": dict(deck.name)},
     }
     if card is not None:
-        context |= card.model_dump(mode="python", by_alias=True)
+        fields = card.model_dump(mode="python", by_alias=True)
+        context |= {name: "" if value is None else value for name, value in fields.items()}
+        for name in deck.text_fields():
+            context[name] = (getattr(card, name) or {}).get(lang, "")
         context["names"] = dict(card.name)
         context["name"] = card.name.get(lang, "")
         texts = card_texts(model, card)
@@ -66,8 +69,11 @@ def card_context(game: GameData, deck_id: str, card: Card | None, lang: str) -> 
     return context
 
 
-def card_art(game: GameData, card: Card) -> str:
-    """The art reference of a card; ArtError if its file is not inside the project."""
+def card_art(game: GameData, card: Card) -> str | None:
+    """The art reference of a card (None: it has none); ArtError if its file is not inside
+    the project."""
+    if card.art is None:
+        return None
     if card.art.openmoji:
         return f"openmoji:{card.art.openmoji}"
     return f"file:{artwork.art_file(game.folder, str(card.art.file), game.root)}"
@@ -97,7 +103,7 @@ def game_faces(
         deck_layout = layout.decks[deck_id]
         shape = presets.shapes[deck_layout.shape]
         fronts = []
-        for index, card in enumerate(deck.faces()):
+        for card in deck.faces():
             try:
                 context = card_context(game, deck_id, card, lang)
             except PlaceholderError as exc:  # the placeholders check says where, in each text
@@ -121,14 +127,6 @@ def game_faces(
             except FaceError as exc:
                 raise RulesError(
                     [_element(where, deck_id, "front", exc).problem(f"card {card.id!r}: {exc}")]
-                ) from None
-            except (PlaceholderError, KeyError) as exc:
-                raise RulesError(
-                    [
-                        where.at(("decks", deck_id, "front")).problem(
-                            f"card {card.id!r} (face {index + 1}): {exc}"
-                        )
-                    ]
                 ) from None
             fronts.append((face, card.count))
         context = card_context(game, deck_id, None, lang)

@@ -237,44 +237,47 @@ def resolve_face(
         return resolved
 
     for index, element in enumerate(layout.elements):
-        if element.langs is not None and lang not in element.langs:
-            continue
-        if element.when and not _value(context, element.when):
-            continue
-        if element.unless and _value(context, element.unless):
-            continue
-        start = len(items)
-        x, y, w, h = element.box
-        if element.kind in ("rect", "ellipse"):
-            if element.bleed:
-                x, y, w, h = _into_bleed(x, y, w, h, shape)
-            colour = {
-                "fill": _colour(element.fill),
-                "stroke": _colour(element.stroke),
-            }
-            if element.kind == "rect":
-                items.append(
-                    Rect(
-                        x,
-                        y,
-                        w,
-                        h,
-                        **colour,
-                        stroke_width=element.stroke_width,
-                        radius=element.radius,
+        try:
+            if element.langs is not None and lang not in element.langs:
+                continue
+            if element.when and not _value(context, element.when):
+                continue
+            if element.unless and _value(context, element.unless):
+                continue
+            start = len(items)
+            x, y, w, h = element.box
+            if element.kind in ("rect", "ellipse"):
+                if element.bleed:
+                    x, y, w, h = _into_bleed(x, y, w, h, shape)
+                colour = {
+                    "fill": _colour(element.fill),
+                    "stroke": _colour(element.stroke),
+                }
+                if element.kind == "rect":
+                    items.append(
+                        Rect(
+                            x,
+                            y,
+                            w,
+                            h,
+                            **colour,
+                            stroke_width=element.stroke_width,
+                            radius=element.radius,
+                        )
                     )
-                )
+                else:
+                    items.append(Ellipse(x, y, w, h, **colour, stroke_width=element.stroke_width))
+            elif element.kind == "art":
+                source = _art(element.art, icons, card_art)  # type: ignore[arg-type]
+                if source:
+                    items.append(Art(x, y, w, h, source))
             else:
-                items.append(Ellipse(x, y, w, h, **colour, stroke_width=element.stroke_width))
-        elif element.kind == "art":
-            source = _art(element.art, icons, card_art)  # type: ignore[arg-type]
-            if source:
-                items.append(Art(x, y, w, h, source))
-        else:
-            colour = _colour(element.color) or "#222222"
-            items.extend(_text(index, element, context, measure, lang, icons, colour))
-        if element.turned:
-            items[start:] = [_turn(item, shape) for item in items[start:]]
+                colour = _colour(element.color) or "#222222"
+                items.extend(_text(index, element, context, measure, lang, icons, colour))
+            if element.turned:
+                items[start:] = [_turn(item, shape) for item in items[start:]]
+        except (PlaceholderError, KeyError) as exc:  # located at the element that names it
+            raise FaceError(index, str(exc).strip('"')) from None
     return Face(key, title, shape, _colour(layout.background) or "#ffffff", tuple(items))
 
 

@@ -82,8 +82,8 @@ def prepare(options: BuildOptions, games: Sequence[str]) -> None:
     from gachapress.book.words import StringTable
     from gachapress.build.builder import load_game_data
     from gachapress.checks.playtest import playtest
+    from gachapress.data.folders import find_games
     from gachapress.errors import RulesError
-    from gachapress.games import GAME_IDS
     from gachapress.publish import book_html, site
     from gachapress.publish.templating import environment
     from gachapress.render.fonts import cache_dir
@@ -99,7 +99,7 @@ def prepare(options: BuildOptions, games: Sequence[str]) -> None:
     with contextlib.suppress(RulesError):  # a broken file: the build said so
         StringTable.load(options.templates)
     rules = options.root / "rules"
-    for game in (game for game in GAME_IDS if (rules / game).is_dir()):
+    for game in find_games(rules):
         with contextlib.suppress(RulesError):  # a broken game: the build said so
             loaded = load_game_data(game, rules)
             if game in games:

@@ -21,6 +21,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, ValidationError, model_validator
 
+from gachapress.data.folders import find_games
 from gachapress.data.load import read_rules_data
 from gachapress.data.model import Id, Strict
 from gachapress.data.validate import located_problems
@@ -28,7 +29,6 @@ from gachapress.data.yamlsource import Locations, Mark, load_yaml
 from gachapress.engine.core import Game
 from gachapress.engine.play import make_bots
 from gachapress.errors import Problem, RulesError
-from gachapress.games import GAME_IDS
 from gachapress.sim.runner import MAX_GAMES
 from gachapress.sweep.overrides import Override, check_variant, vary
 
@@ -119,8 +119,9 @@ def load_sweep(file: Path, rules_dir: Path) -> Sweep:
         spec = SweepFile.model_validate(raw)
     except ValidationError as exc:
         raise RulesError(located_problems(exc, raw, where)) from None
-    if spec.game not in GAME_IDS:
-        message = f"unknown game {spec.game!r} (games: {', '.join(GAME_IDS)})"
+    games = find_games(rules_dir)
+    if spec.game not in games:
+        message = f"unknown game {spec.game!r} (games: {', '.join(games)})"
         raise RulesError([where.at(("game",)).problem(message)])
     name = spec.name or file.stem
     if spec.name is None and not _is_id(name):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gachapress.checks.common import COMMON_CHECKS
+from gachapress.checks import deck_checks
 from gachapress.checks.playtest import playtest
 from gachapress.data.load import GameData, rules_from_data
 from gachapress.data.yamlsource import Locations, Mark, PathKey
@@ -107,7 +107,7 @@ def check_variant(
         game = rules_from_data(game_id, folder, data, locations)
     except RulesError as exc:
         raise RulesError([_relocate(p, anchor) for p in exc.problems]) from None
-    checks = {**COMMON_CHECKS, **game.spec.checks}.values()
+    checks = deck_checks(game).values()
     errors = [p for check in checks for p in check(game) if p.severity == "error"]
     if not errors:
         errors = list(playtest(game))

@@ -6,7 +6,7 @@ from gachapress.games.gachapon_trick.engine import GachaponState
 from gachapress.games.gachapon_trick.faces import face_context
 from gachapress.games.gachapon_trick.model import GachaponTrick
 from gachapress.games.gachapon_trick.rules import RULES
-from gachapress.games.spec import EngineSpec, GameSpec
+from gachapress.spec import EngineSpec, GameSpec
 
 SPEC = GameSpec(
     model=GachaponTrick,
@@ -15,7 +15,6 @@ SPEC = GameSpec(
     engine=EngineSpec(state=GachaponState, bots={"greedy": GreedyBot}),
     face_context=face_context,
     checks={
-        "latin-square": checks.latin_square,
         "scoring-table": checks.scoring_table,
         "setup-feasible": checks.setup_feasible,
     },

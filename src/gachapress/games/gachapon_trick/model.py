@@ -70,7 +70,7 @@ class ToyDeck(DeckBase):
             for cost, toy_id in zip(self.costs, row, strict=False):
                 toy = toys.get(toy_id)
                 if toy is None:
-                    continue  # reported by the latin-square check
+                    continue  # reported by the square-references check
                 name = {lang: text for lang, text in toy.name.items()}
                 cards.append(
                     ToyCard(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gachapress.games.gachapon_trick.model import GachaponTrick, ToyCard
-from gachapress.games.spec import RuleSet
+from gachapress.spec import RuleSet
 
 RULES = RuleSet()
 

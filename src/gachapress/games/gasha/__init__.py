@@ -6,7 +6,7 @@ from gachapress.games.gasha.engine import GashaState, engine_options
 from gachapress.games.gasha.faces import face_context
 from gachapress.games.gasha.model import Gasha
 from gachapress.games.gasha.rules import RULES
-from gachapress.games.spec import EngineSpec, GameSpec
+from gachapress.spec import EngineSpec, GameSpec
 
 SPEC = GameSpec(
     model=Gasha,

@@ -43,7 +43,7 @@ from typing import Any, ClassVar, NamedTuple
 from gachapress.engine.core import OVER, Action, Game, PhasedState, card_ids, permute_hidden
 from gachapress.games.gasha import rules
 from gachapress.games.gasha.model import EffectKind, Gasha, GashaCard, SetRewardCard, TicketColour
-from gachapress.games.spec import EngineOption
+from gachapress.spec import EngineOption
 
 TURN, DRAW, PAY, TAKE = "turn", "draw", "pay", "take"
 PASS = Action("pass")

@@ -17,7 +17,7 @@ from gachapress.games.gasha.model import (
     SetupRow,
     TicketColour,
 )
-from gachapress.games.spec import RuleSet
+from gachapress.spec import RuleSet
 
 RULES = RuleSet()
 

@@ -5,7 +5,7 @@ from gachapress.games.gotcha.bots import GreedyBot
 from gachapress.games.gotcha.engine import GotchaState
 from gachapress.games.gotcha.model import Gotcha
 from gachapress.games.gotcha.rules import RULES
-from gachapress.games.spec import EngineSpec, GameSpec
+from gachapress.spec import EngineSpec, GameSpec
 
 SPEC = GameSpec(
     model=Gotcha,

@@ -10,7 +10,7 @@ from typing import Literal
 
 from gachapress.data.model import Card
 from gachapress.games.gotcha.model import GachaCard, Gotcha, ITunedCard, NoticeCard
-from gachapress.games.spec import RuleSet
+from gachapress.spec import RuleSet
 
 RULES = RuleSet()
 

@@ -5,7 +5,7 @@ from gachapress.games.gotchacards.bots import GreedyBot
 from gachapress.games.gotchacards.engine import engine_options, new_state
 from gachapress.games.gotchacards.model import GotchaCards
 from gachapress.games.gotchacards.rules import RULES
-from gachapress.games.spec import EngineSpec, GameSpec
+from gachapress.spec import EngineSpec, GameSpec
 
 SPEC = GameSpec(
     model=GotchaCards,

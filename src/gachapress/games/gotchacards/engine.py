@@ -35,7 +35,7 @@ from gachapress.engine.core import (
 )
 from gachapress.games.gotchacards import rules
 from gachapress.games.gotchacards.model import CardType, Effect, GotchaCards
-from gachapress.games.spec import EngineOption
+from gachapress.spec import EngineOption
 
 KEEP, PICK, PLACE, PLAY, EFFECT, STEAL, ROLE = (
     "keep",

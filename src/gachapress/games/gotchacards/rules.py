@@ -31,7 +31,7 @@ from gachapress.games.gotchacards.model import (
     SwapEffect,
     WildEffect,
 )
-from gachapress.games.spec import RuleSet
+from gachapress.spec import RuleSet
 
 RULES = RuleSet()
 _Outcome = TypeVar("_Outcome")

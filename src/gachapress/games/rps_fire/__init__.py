@@ -5,7 +5,7 @@ from gachapress.games.rps_fire.bots import GreedyBot
 from gachapress.games.rps_fire.engine import RpsFireState
 from gachapress.games.rps_fire.model import RpsFire
 from gachapress.games.rps_fire.rules import RULES
-from gachapress.games.spec import EngineSpec, GameSpec
+from gachapress.spec import EngineSpec, GameSpec
 
 SPEC = GameSpec(
     model=RpsFire,

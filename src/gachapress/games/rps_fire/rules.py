@@ -4,7 +4,7 @@ implements and to the clarification it follows."""
 from __future__ import annotations
 
 from gachapress.games.rps_fire.model import Direction, RpsCard, RpsFire
-from gachapress.games.spec import RuleSet
+from gachapress.spec import RuleSet
 
 RULES = RuleSet()
 
