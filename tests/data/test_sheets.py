@@ -298,6 +298,14 @@ def test_too_big_files_and_too_many_rows(tmp_path: Path, monkeypatch: pytest.Mon
     assert problems(write(tmp_path, "id\na\n\nb\nc\n")) == [(5, 1, "more than 2 rows of cards")]
 
 
+def test_a_file_outside_the_game_folder_is_refused(tmp_path: Path) -> None:
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "cards.csv").symlink_to(write(tmp_path, "id\nanchor\n"))
+    [(_, _, message)] = problems(game / "cards.csv", inside=game)
+    assert "outside" in message
+
+
 def test_a_sheet_name_for_a_csv_is_an_error(tmp_path: Path) -> None:
     [(_, _, message)] = problems(write(tmp_path, "id\nanchor\n"), sheet="Cards")
     assert "a CSV file has no sheets" in message

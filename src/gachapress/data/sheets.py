@@ -105,8 +105,8 @@ class SheetRow:
 
 @dataclass(frozen=True)
 class Sheet:
-    """A sheet read by :func:`read_sheet`: its headers in column order (column A first) and its
-    non-empty data rows."""
+    """A sheet read by :func:`read_sheet`: its headers in column order (column A first), its
+    non-empty data rows, and the row number of the header (the first non-empty row)."""
 
     file: Path
     headers: tuple[str, ...]
