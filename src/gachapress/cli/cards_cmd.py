@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from enum import StrEnum
 from pathlib import Path
@@ -14,6 +12,7 @@ import typer
 from gachapress.cli.common import RootOption, load_or_report, select_games
 from gachapress.data.load import GameData
 from gachapress.data.placeholders import card_texts
+from gachapress.data.sheets import write_csv
 
 
 class CardFormat(StrEnum):
@@ -50,13 +49,11 @@ def _flatten(record: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 def to_csv(records: list[dict[str, Any]]) -> str:
+    """The records as CSV, a column per flattened key (``name.en``), safe to open in a
+    spreadsheet; `read_sheet` reads it back cell for cell."""
     rows = [_flatten(r) for r in records]
     columns = list(dict.fromkeys(key for row in rows for key in row))
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return out.getvalue()
+    return write_csv(rows, columns)
 
 
 def cards(

@@ -4,10 +4,9 @@ With ``--text-as-paths``, also each face as an SVG (``svg/``) whose text is glyp
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
+from gachapress.data.sheets import write_csv
 from gachapress.export.common import DPI, Plan, Source, copies, face_png, pixels, text_file
 from gachapress.render.faces import DeckFaces
 from gachapress.render.layout import Face
@@ -46,7 +45,7 @@ def plan(source: Source) -> Plan:
                         face_svg(face, "", source.outline_fonts), encoding="utf-8"
                     ),
                 )
-    table = _csv(rows)
+    table = write_csv(rows, FIELDS)
     listing = json.dumps({"game": source.game.id, "cards": rows}, indent=1, ensure_ascii=False)
     out["manifest.csv"] = text_file(table)
     out["manifest.json"] = text_file(listing + "\n")
@@ -69,11 +68,3 @@ def _row(name: str, deck: DeckFaces, face: Face, count: int) -> dict[str, object
         "trim_mm": f"{shape.width:g} x {shape.height:g}",
         "bleed_mm": shape.bleed,
     }
-
-
-def _csv(rows: list[dict[str, object]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, FIELDS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return buffer.getvalue()

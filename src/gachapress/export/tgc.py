@@ -4,6 +4,7 @@ distinct face and the back, with a quantities list per deck for TGC's bulk uploa
 
 from __future__ import annotations
 
+from gachapress.data.sheets import write_csv
 from gachapress.export import shops
 from gachapress.export.common import DPI, Plan, Source, copies, face_png, text_file
 from gachapress.render.layout import refit
@@ -22,7 +23,7 @@ def plan(source: Source) -> Plan:
     out: Plan = {}
     lines = []
     for deck, shape in shops.card_decks(source, SIZE):
-        rows = ["file,quantity"]
+        rows: list[dict[str, object]] = []
         back = refit(deck.back, shape)
         for face, count in ((refit(f, shape), n) for f, n in deck.fronts):
             name = f"{deck.deck}/{face.key}.png"
@@ -30,12 +31,12 @@ def plan(source: Source) -> Plan:
                 source.digest(face, "tgc", str(DPI), repr(source.options.text_as_paths)),
                 lambda path, face=face: face_png(source, face, path),
             )
-            rows.append(f"{face.key}.png,{count}")
+            rows.append({"file": f"{face.key}.png", "quantity": count})
         out[f"{deck.deck}/back.png"] = (
             source.digest(back, "tgc", str(DPI), repr(source.options.text_as_paths)),
             lambda path, back=back: face_png(source, back, path),
         )
-        out[f"{deck.deck}/quantities.csv"] = text_file("\n".join(rows) + "\n")
+        out[f"{deck.deck}/quantities.csv"] = text_file(write_csv(rows, ("file", "quantity")))
         lines.append(
             f"- `{deck.deck}/`: {len(deck.fronts)} faces, {copies(deck)} cards; "
             f"back `{deck.deck}/back.png`"
