@@ -507,11 +507,14 @@ def test_example_text_naming_no_given_value_is_a_located_error(project: Path) ->
 
 def test_unknown_folder_in_rules_is_a_warning_naming_it(project: Path) -> None:
     (project / "rules" / "gasha-deluxe").mkdir()
+    (project / "rules" / "Notes").mkdir()
     result = run_cli("check", GAME, cwd=project)
     assert result.code == 0, result.err
     assert result.err.splitlines() == [
-        "rules/gasha-deluxe:1:1: warning: folder 'gasha-deluxe' in rules/ is no game's and is "
-        "ignored (games: gotchacards, gachapon-trick, gotcha, rps-fire, gasha)"
+        "rules/Notes:1:1: warning: folder 'Notes' in rules/ is ignored: its name is no game id "
+        "(lowercase letters, digits and hyphens)",
+        "rules/gasha-deluxe:1:1: warning: folder 'gasha-deluxe' in rules/ is ignored: it holds "
+        "no game.yaml",
     ]
 
 

@@ -302,12 +302,18 @@ class BookBuilder:
                 tables=tuple(tables.play),
                 summaries=self.turn_summaries(book),
             ),
-            m.PlainSection(
-                "scoring",
-                self.ui("scoring"),
-                blocks=(),
-                children=self.subsections("scoring", book.scoring),
-                tables=tuple(tables.scoring),
+            *(
+                [
+                    m.PlainSection(
+                        "scoring",
+                        self.ui("scoring"),
+                        blocks=(),
+                        children=self.subsections("scoring", book.scoring),
+                        tables=tuple(tables.scoring),
+                    )
+                ]
+                if book.scoring or tables.scoring
+                else []  # a game scored by its end alone
             ),
             m.PlainSection(
                 "end",

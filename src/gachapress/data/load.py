@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from gachapress.data.card_sheets import expand_sheets
 from gachapress.data.declared import declared_fields, declared_model
 from gachapress.data.folders import GAME_FILE, is_game_id
 from gachapress.data.model import GameBase
@@ -86,7 +87,9 @@ def read_rules_data(
         raise RulesError([Problem(folder, 1, 1, f"{game_id!r} is no game id")])
     if not folder.is_dir():
         raise RulesError([Problem(folder, 1, 1, f"no rules folder for game {game_id!r}")])
-    return (folder, *_read_folder(folder))
+    data, locations = _read_folder(folder)
+    expand_sheets(folder, data, locations)
+    return folder, data, locations
 
 
 def rules_from_data(
@@ -98,8 +101,9 @@ def rules_from_data(
     spec = game_spec(game_id) or data_spec(game_id, data, locations)
     try:
         model = spec.model.model_validate(data, context={"lang": _only_language(data)})
-    except ValidationError as exc:
-        raise RulesError(located_problems(exc, data, locations)) from None
+    except ValidationError as exc:  # with the duplicate ids, so one pass reports every defect
+        duplicates = [locations.at(path).problem(what) for path, what in _listed_twice(data)]
+        raise RulesError(sorted({*located_problems(exc, data, locations), *duplicates})) from None
     game = GameData(model, spec, folder, locations)
     problems = list(spec.references(game)) if spec.references is not None else []
     if not problems:
@@ -213,6 +217,21 @@ def _integrity(game: GameData) -> Iterable[Problem]:
             yield game.where(("modes", name, "players")).problem("a player count is listed twice")
     if len(set(model.languages)) != len(model.languages):
         yield game.where(("languages",)).problem("a language is listed twice")
+
+
+def _listed_twice(data: dict[str, Any]) -> Iterable[tuple[PathKey, str]]:
+    """The card ids listed twice in the plain data (before the model: a card that fails it
+    still has its id)."""
+    seen: set[str] = set()
+    decks = data.get("decks")
+    for deck_id, deck in decks.items() if isinstance(decks, dict) else ():
+        cards = deck.get("cards") if isinstance(deck, dict) else None
+        for i, card in enumerate(cards if isinstance(cards, list) else ()):
+            card_id = card.get("id") if isinstance(card, dict) else None
+            if isinstance(card_id, str) and card_id in seen:
+                yield ("decks", deck_id, "cards", i, "id"), f"duplicate card id {card_id!r}"
+            if isinstance(card_id, str):
+                seen.add(card_id)
 
 
 def _duplicates(game: GameData) -> Iterable[tuple[PathKey, str]]:

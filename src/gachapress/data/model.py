@@ -32,7 +32,9 @@ def _plain_text(value: Any, info: ValidationInfo) -> Any:
     return {lang: value} if isinstance(value, str) and lang else value
 
 
-Text = Annotated[dict[Lang, Line], BeforeValidator(_plain_text)]
+LangTexts = dict[Lang, Line]
+"""A text's languages and lines, as a field's annotation shows a :data:`Text`."""
+Text = Annotated[LangTexts, BeforeValidator(_plain_text)]
 """Text in each language the game publishes, keyed by ISO 639-1 code (in a game of one
 language, plain text will do)."""
 Count = Annotated[int, Field(ge=1, le=1000)]

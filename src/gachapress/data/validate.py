@@ -32,11 +32,11 @@ def located_problems(exc: ValidationError, data: Any, locations: Locations) -> l
             mark = locations.at(path, key=True)
         elif kind == "missing":
             name = next((str(part) for part in rest if isinstance(part, str)), "?")
-            where = f" in {_dotted(path)}" if path else ""
+            where = f" in {locations.name(path) or _dotted(path)}" if path else ""
             message = f"missing required key {name!r}{where}"
-            mark = locations.at(path)
+            mark = locations.at((*path, name)) if locations.name(path) else locations.at(path)
         else:
-            message = f"{_dotted(path) or 'document'}: {_message(error)}"
+            message = f"{locations.name(path) or _dotted(path) or 'document'}: {_message(error)}"
             mark = locations.at(path)
         problems.setdefault(path, mark.problem(message))
     return sorted(problems.values())
@@ -76,6 +76,14 @@ def _message(error: dict[str, Any]) -> str:
     got = error.get("input")
     if kind in _MESSAGES:
         return f"{_MESSAGES[kind]}, got {_describe(got)}"
+    bounds = error.get("ctx") or {}
+    if kind == "less_than_equal":
+        return f"{got!r} is above the maximum {bounds['le']!r}"
+    if kind == "greater_than_equal":
+        return f"{got!r} is below the minimum {bounds['ge']!r}"
+    if kind == "literal_error":
+        expected = str(bounds["expected"])
+        return f"{got!r} is not {'one of ' if ' or ' in expected else ''}{expected}"
     message = str(error["msg"])
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]

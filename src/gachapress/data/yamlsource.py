@@ -61,6 +61,9 @@ class Locations:
 
     values: dict[PathKey, Mark] = field(default_factory=dict)
     keys: dict[PathKey, Mark] = field(default_factory=dict)
+    names: dict[PathKey, str] = field(default_factory=dict)
+    """How a message names a place where its data path means nothing to the reader (a
+    spreadsheet's cell is its column's header; its row, the file and row number)."""
 
     def at(self, path: PathKey, *, key: bool = False) -> Mark:
         """The mark of ``path``, or of its nearest ancestor that exists."""
@@ -76,6 +79,11 @@ class Locations:
     def update(self, other: Locations) -> None:
         self.values.update(other.values)
         self.keys.update(other.keys)
+        self.names.update(other.names)
+
+    def name(self, path: PathKey) -> str | None:
+        """The name ``names`` gives ``path``, or None."""
+        return self.names.get(tuple(path))
 
 
 def load_yaml(

@@ -1,0 +1,76 @@
+"""`gachapress new GAME`: add a sample game that checks and builds at once to a project."""
+
+from __future__ import annotations
+
+import shlex
+from importlib.resources import files
+from pathlib import Path
+from string import Template
+from typing import Annotated
+
+import typer
+
+from gachapress.cli.common import RootOption, rules_dir
+from gachapress.data.folders import find_games, is_game_id
+from gachapress.data.schema import SCHEMA_FILE, schema_text
+
+#: What a new game is made of: the scaffold's file, and where it goes (``$id``: the game id).
+GAME_FILES = {
+    "game.yaml": "rules/$id/game.yaml",
+    "decks.yaml": "rules/$id/decks.yaml",
+    "cards.csv": "rules/$id/cards.csv",
+    "book.yaml": "rules/$id/book.yaml",
+    "layout.yaml": "templates/cards/$id.yaml",
+}
+PROJECT_FILE = "project.yaml"
+
+
+def new(
+    game_id: Annotated[
+        str, typer.Argument(metavar="GAME", help="The new game's id: lowercase, digits, hyphens.")
+    ],
+    root: RootOption = Path("."),
+) -> None:
+    """Add a sample game to the project in --root (made if the folder is empty): its rules with a
+    deck read from a spreadsheet, a card layout and a short rulebook, ready to check and build."""
+    if not is_game_id(game_id):
+        raise typer.BadParameter(
+            f"{game_id!r} is no game id: use lowercase letters, digits and single hyphens "
+            "(e.g. harbor-cards)",
+            param_hint="GAME",
+        )
+    if game_id in find_games(rules_dir(root)) or (rules_dir(root) / game_id).exists():
+        raise typer.BadParameter(f"the project already has a game {game_id!r}", param_hint="GAME")
+    targets = {name: root / Template(to).substitute(id=game_id) for name, to in GAME_FILES.items()}
+    taken = [path for path in targets.values() if path.exists()]
+    if taken:
+        raise typer.BadParameter(f"{taken[0]} exists already; choose another id", param_hint="GAME")
+    values = {
+        "id": game_id,
+        "name": game_id.replace("-", " ").title(),
+        "project": root.resolve().name,
+    }
+    if not (root / PROJECT_FILE).exists():
+        targets[PROJECT_FILE] = root / PROJECT_FILE
+    scaffold = files("gachapress.scaffold")
+    texts = {
+        path: Template(scaffold.joinpath(name).read_text(encoding="utf-8")).substitute(values)
+        for name, path in targets.items()
+    }
+    for path, text in texts.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {path}")
+    schema = rules_dir(root) / game_id / SCHEMA_FILE
+    schema.write_text(schema_text(game_id, rules_dir(root)), encoding="utf-8")
+    typer.echo(f"wrote {schema} (for editors that complete and check YAML)")
+    where = "" if root == Path(".") else f" --root {shlex.quote(str(root))}"
+    typer.echo(
+        "\nNext:\n"
+        f"  gachapress check {game_id}{where}    # the rules, the deck and every card face\n"
+        f"  gachapress build {game_id}{where}    # cards, print-and-play PDFs and the rulebook "
+        f"into out/{game_id}/\n"
+        f"  gachapress serve {game_id}{where}    # a preview that rebuilds on every save\n"
+        f"Edit rules/{game_id}/cards.csv in a spreadsheet, the card layout in "
+        f"templates/cards/{game_id}.yaml."
+    )

@@ -1,0 +1,1 @@
+"""The files `gachapress new` writes: a sample game that checks and builds at once."""
