@@ -8,7 +8,14 @@ from typing import Annotated, Any
 
 import typer
 
-from gachapress.cli.common import RootOption, load_or_report, select_games
+from gachapress.cli.common import (
+    RootOption,
+    load_or_report,
+    print_problems,
+    rules_dir,
+    select_games,
+)
+from gachapress.data.folders import unknown_folders
 from gachapress.data.load import GameData
 from gachapress.engine.core import Game
 
@@ -37,6 +44,7 @@ def list_games(
     root: RootOption = Path("."),
 ) -> None:
     """List the games with their modes, player counts and decks."""
+    print_problems(unknown_folders(rules_dir(root)))
     loaded = [load_or_report(game_id, root) for game_id in select_games(None, root)]
     games = {game.id: summary(game) for game in loaded if game is not None}
     if as_json:
@@ -48,6 +56,7 @@ def list_games(
                 f"{d} {n['cards']} ({n['faces']} faces)" for d, n in info["decks"].items()
             )
             extra = "".join(f" — option {name}" for name in info["options"])
-            typer.echo(f"{game_id:15} {info['name']} — {modes} — {decks}{extra}")
+            parts = [info["name"], *([modes] if modes else []), decks]
+            typer.echo(f"{game_id:15} {' — '.join(parts)}{extra}")
     if None in loaded:
         raise typer.Exit(1)

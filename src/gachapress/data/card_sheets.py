@@ -14,7 +14,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from gachapress.data.declared import BUILT_IN
+from pydantic import ValidationError
+
+from gachapress.data.declared import BUILT_IN, declared_fields
 from gachapress.data.sheets import Sheet, read_sheet
 from gachapress.data.yamlsource import Locations, PathKey
 from gachapress.errors import Problem, RulesError
@@ -49,7 +51,7 @@ def expand_sheets(folder: Path, data: dict[str, Any], locations: Locations) -> N
         except RulesError as exc:
             problems.extend(exc.problems)
             continue
-        fields = _field_types(deck)
+        fields = _field_types(str(deck_id), deck)
         cards, found = _cards(sheet, str(deck_id), fields, where, locations)
         problems.extend(found)
         deck["cards"] = cards
@@ -57,27 +59,30 @@ def expand_sheets(folder: Path, data: dict[str, Any], locations: Locations) -> N
         raise RulesError(problems)
 
 
-def _field_types(deck: dict[str, Any]) -> dict[str, str]:
-    """The declared type of each field, as written (a declaration that is not valid is the
-    model's to report; its cells are then left as text)."""
-    fields = deck.get("fields")
-    if not isinstance(fields, dict):
-        return {}
-    return {
-        name: spec["type"]
-        for name, spec in fields.items()
-        if isinstance(spec, dict) and isinstance(spec.get("type"), str)
-    }
+def _field_types(deck_id: str, deck: dict[str, Any]) -> dict[str, str] | None:
+    """The declared type of each field; None when the declarations do not hold (the game's
+    model reports them, and the cells are read as text meanwhile)."""
+    try:
+        declared = declared_fields({"decks": {deck_id: deck}})
+    except (ValidationError, ValueError):
+        return None
+    return {name: spec.type for name, spec in declared[deck_id].items()}
 
 
 def _cards(
-    sheet: Sheet, deck_id: str, fields: dict[str, str], where: PathKey, locations: Locations
+    sheet: Sheet,
+    deck_id: str,
+    fields: dict[str, str] | None,
+    where: PathKey,
+    locations: Locations,
 ) -> tuple[list[dict[str, Any]], list[Problem]]:
+    """The deck's cards from the sheet's rows (``fields``: the declared types, None when they
+    are not known), or the problems of its columns."""
     problems = []
-    known = {*BUILT_IN, *fields, DECK_COLUMN}
+    known = {*BUILT_IN, *(fields or {}), DECK_COLUMN}
     for header in sheet.headers:
         top = header.split(".")[0]
-        if top not in known:
+        if fields is not None and top not in known:
             declared = ", ".join(fields) or "none declared"
             message = f"unknown column {header!r} (the fields of deck {deck_id!r}: {declared})"
             problems.append(sheet.mark(sheet.header_row, header).problem(message))
@@ -92,7 +97,8 @@ def _cards(
         card.pop(DECK_COLUMN, None)
         for name, value in card.items():
             if isinstance(value, str):
-                card[name] = _typed("int" if name == "count" else fields.get(name, "text"), value)
+                kind = "int" if name == "count" else (fields or {}).get(name, "text")
+                card[name] = _typed(kind, value)
         _relocate(marks, locations, where, sheet_index, len(cards), sheet, row.row)
         cards.append(card)
     return cards, []

@@ -91,7 +91,7 @@ def field_type(spec: FieldSpec) -> Any:
         case "int":
             return Annotated[int, Field(**bounds)]
         case "number":
-            return Annotated[float, Field(strict=False, **bounds)]  # 3 is a number too
+            return Annotated[float, Field(**bounds)]  # strict, yet 3 is a number too
         case "bool":
             return bool
         case "enum":
