@@ -31,12 +31,16 @@ class Override:
 
 def resolve(data: Any, dotted: str) -> PathKey:
     """The data path a dotted path names: a mapping's key (a number may name a numeric key), a
-    list's index, or the item of a list whose ``id`` is that word. ValueError if it names
-    nothing."""
+    list's index, or the item of a list whose ``id`` is that word; its last part may be a key
+    the mapping leaves at its default (a card's ``count`` not written out: the model says
+    whether it has such a key). ValueError if it names nothing."""
     path: list[str | int] = []
     node = data
-    for part in dotted.split("."):
+    parts = dotted.split(".")
+    for i, part in enumerate(parts):
         key = _step(node, part)
+        if key is None and i == len(parts) - 1 and isinstance(node, dict):
+            return (*path, part)  # a value left at its default
         if key is None:
             where = ".".join(map(str, path)) or "the top of the rules"
             raise ValueError(f"no {part!r} in {where}{_choices(node)}")
