@@ -27,12 +27,12 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table
 
+from example_project import GAME_IDS
 from gachapress.book import model as m
 from gachapress.book.build import build_books
 from gachapress.book.words import StringTable
 from gachapress.build import names
 from gachapress.data.load import load_rules
-from gachapress.games import GAME_IDS
 from gachapress.publish.book_pdf import CARD_WIDTHS, PAGE_SETUPS
 from gachapress.publish.booklet import PAPERS, booklet_order
 from gachapress.publish.stats import book_statistics

@@ -46,9 +46,9 @@ from reportlab.graphics import renderPDF
 from reportlab.pdfgen.canvas import Canvas
 
 from bare_books import bare_books
+from example_project import GAME_IDS
 from gachapress.build.builder import PAPERS
 from gachapress.data.load import load_rules
-from gachapress.games import GAME_IDS
 from gachapress.render import art as artwork
 
 ROOT = Path(__file__).resolve().parents[1]

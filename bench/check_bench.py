@@ -11,10 +11,10 @@ import sys
 import time
 from collections.abc import Callable
 
+from example_project import GAME_IDS
 from gachapress.checks import run_checks
 from gachapress.checks.examples import convert_arguments
 from gachapress.data.load import load_rules
-from gachapress.games import GAME_IDS
 
 
 def best_of(repeats: int, action: Callable[[], object]) -> float:

@@ -20,8 +20,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from example_project import GAME_IDS
 from gachapress.engine import load_game
-from gachapress.games import GAME_IDS, game_spec
+from gachapress.registry import game_spec
 from gachapress.sim import SimSpec, run_sim
 
 Play = Callable[[int, Callable[[], float]], int]

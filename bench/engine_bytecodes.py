@@ -19,8 +19,9 @@ from types import CodeType, FrameType
 from typing import Any
 
 from engine_bench import chooser, ours
+from example_project import GAME_IDS
 from gachapress.engine import load_game
-from gachapress.games import GAME_IDS, game_spec
+from gachapress.registry import game_spec
 
 
 def count(game_id: str, players: int, mode: str, games: int) -> tuple[int, Counter[CodeType]]:

@@ -21,8 +21,9 @@ import sys
 from pathlib import Path
 
 from engine_bench import chooser, hearts_actions, ours
+from example_project import GAME_IDS
 from gachapress.engine import load_game
-from gachapress.games import GAME_IDS, game_spec
+from gachapress.registry import game_spec
 
 HEARTS = "hearts"
 

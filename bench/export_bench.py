@@ -16,8 +16,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from example_project import GAME_IDS
 from gachapress.export import TARGETS
-from gachapress.games import GAME_IDS
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK_GAMES = os.environ.get("GACHAPRESS_BOOK_GAMES", "10")

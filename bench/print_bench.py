@@ -19,8 +19,8 @@ import numpy as np
 from PIL import Image
 from pypdf import PdfReader
 
+from example_project import GAME_IDS
 from gachapress.data.load import load_rules
-from gachapress.games import GAME_IDS
 from gachapress.publish.pnp import write_pnp
 from gachapress.render.faces import game_faces
 from gachapress.render.metrics import Measure

@@ -1,0 +1,103 @@
+"""A designer's spreadsheet deck: `check`, a cold `build` and a build with nothing to do, for
+decks of 50 and 500 distinct faces (or --faces N ...), in a scratch project made by
+`gachapress new`, with four fields, a text that wraps, art on half the cards, and counts that
+add up to about twice the faces. Prints seconds in all and per face, and the peak memory of
+the cold build.
+
+Run: python bench/designer_bench.py [--faces 50 500]   (figures only)
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+GAME = "bench-deck"
+SUITS = ("sun", "moon", "star")
+ART = ("1F31E", "1F319", "2B50")
+DECKS = """\
+decks:
+  main:
+    name: Sample cards
+    fields:
+      suit: {type: enum, values: [sun, moon, star]}
+      value: {type: int, min: 1, max: 5}
+      effect: {type: text, required: false}
+    cards: {from: cards.csv}
+"""
+EFFECT = "Swap a card with the player on your left, then look at the top card of the deck."
+
+
+def deck_csv(faces: int) -> str:
+    """``faces`` distinct cards: suit, value, effect (every third card), art on every other."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["id", "count", "name", "suit", "value", "effect", "art.openmoji"])
+    for i in range(faces):
+        suit = SUITS[i % 3]
+        writer.writerow([
+            f"card-{i + 1}",
+            1 + i % 3 // 2 + (i % 2),
+            f"Card {i + 1}",
+            suit,
+            1 + i % 5,
+            EFFECT if i % 3 == 0 else "",
+            ART[i % 3] if i % 2 == 0 else "",
+        ])  # fmt: skip
+    return out.getvalue()
+
+
+def run(*args: str, cwd: Path) -> tuple[float, int]:
+    """Seconds a `gachapress` command takes, and its peak memory (KiB) as the OS saw it."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "gachapress.cli.main", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    took = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"gachapress {' '.join(args)} failed:\n{done.stderr}")
+    return took, max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+
+
+def measure(faces: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        run("new", GAME, cwd=root)
+        (root / "rules" / GAME / "cards.csv").write_text(deck_csv(faces), encoding="utf-8")
+        (root / "rules" / GAME / "decks.yaml").write_text(DECKS, encoding="utf-8")
+        check, _ = run("check", GAME, cwd=root)
+        cold, peak = run("build", GAME, "--jobs", str(os.cpu_count() or 1), cwd=root)
+        noop, _ = run("build", GAME, cwd=root)
+        return {"check": check, "build": cold, "no-op": noop, "peak": peak / 1024}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--faces", type=int, nargs="+", default=[50, 500])
+    sizes = parser.parse_args().faces
+    print(f"{'faces':>6} {'check s':>8} {'/face ms':>9} {'build s':>8} {'/face ms':>9} "
+          f"{'no-op s':>8} {'peak MiB':>9}")  # fmt: skip
+    for faces in sizes:
+        f = measure(faces)
+        print(
+            f"{faces:>6} {f['check']:>8.2f} {1000 * f['check'] / faces:>9.1f} "
+            f"{f['build']:>8.2f} {1000 * f['build'] / faces:>9.1f} {f['no-op']:>8.2f} "
+            f"{f['peak']:>9.0f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
