@@ -249,15 +249,22 @@ def test_declared_deck_checks_each_fail_at_their_place(tmp_path: Path) -> None:
 
 
 def test_an_empty_optional_field_prints_nothing(tmp_path: Path) -> None:
+    """...and nothing written for the example games reaches a designer's outputs."""
     make_project(tmp_path)
+    (tmp_path / "rules" / GAME / "clarifications.yaml").write_text(
+        "clarifications:\n  - {id: ties, question: Who wins a tie?, decision: Both, "
+        "reason: It is friendlier.}\n",
+        encoding="utf-8",
+    )
     result = run_cli("build", GAME, "--paper", "a4", cwd=tmp_path)
     assert result.code == 0, result.err
     face = (tmp_path / "out" / GAME / "cards" / "anchor-1.svg").read_text(encoding="utf-8")
     assert "None" not in face and "Anchor" in face
     assert "Draw a card." in (tmp_path / "out" / GAME / "cards" / "gull-3.svg").read_text()
     book = (tmp_path / "out" / GAME / "rulebook.en.html").read_text(encoding="utf-8")
-    assert "Harbor cards" in book and "Based on the rules" not in book
-    assert "original rules" not in book
+    assert "Harbor cards" in book and "Who wins a tie?" in book
+    for foreign in ("Based on the rules", "original rules", "gachapress project", "five"):
+        assert foreign not in book, foreign
 
 
 def test_a_layout_naming_an_undeclared_field_is_located_at_its_element(tmp_path: Path) -> None:

@@ -770,7 +770,10 @@ class BookBuilder:
         return m.ClarificationsSection(
             "clarifications",
             self.ui("clarifications"),
-            intro=self.ui("clarifications_intro"),
+            # only a game made from original rules fills their gaps
+            intro=self.ui(
+                "clarifications_intro" if self.model.seed else "clarifications_intro_own"
+            ),
             items=tuple(
                 m.Clarification(
                     f"clar-{c.id}",
