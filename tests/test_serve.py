@@ -110,7 +110,9 @@ def test_an_edit_publishes_its_pages_first_and_its_pdfs_next(
         False: Rebuilt(True, {"gotcha": []}, ("gotcha/gotcha-pnp-a4.pdf",)),
     }
 
-    def fake(options: BuildOptions, games: list[str], *, quick: bool = False) -> Rebuilt:
+    def fake(
+        options: BuildOptions, games: list[str], *, quick: bool = False, **kwargs: object
+    ) -> Rebuilt:
         passes.append(quick)
         return results[quick]
 
