@@ -26,7 +26,8 @@ GAME = "gachapon-trick"
 
 @pytest.fixture
 def preview(tmp_path: Path) -> Preview:
-    return Preview(BuildOptions(root=ROOT, out=tmp_path / "out"), [GAME, "rps-fire", "gotcha"])
+    games = [GAME, "rps-fire", "gotcha", "gotchacards"]
+    return Preview(BuildOptions(root=ROOT, out=tmp_path / "out"), games)
 
 
 @pytest.fixture
@@ -34,9 +35,11 @@ def client(preview: Preview) -> TestClient:
     return TestClient(create_app(preview))
 
 
-def start(client: TestClient, seats: list[str], seed: int = 3, game: str = GAME) -> dict[str, Any]:
+def start(
+    client: TestClient, seats: list[str], seed: int = 3, game: str = GAME, mode: str = "standard"
+) -> dict[str, Any]:
     response = client.post(
-        f"/_serve/play/{game}/new", json={"mode": "standard", "seats": seats, "seed": seed}
+        f"/_serve/play/{game}/new", json={"mode": mode, "seats": seats, "seed": seed}
     )
     assert response.status_code == 200, response.text
     return response.json()
@@ -130,10 +133,48 @@ def test_undo_takes_back_the_last_human_move_and_the_bot_moves_after_it(
     assert restarted["moves"] == 0 and session.state.log == fresh.log  # the same deal
 
 
+def finish(preview: Preview, client: TestClient, key: str) -> None:
+    """Play the game of ``key`` to its end, each move the first legal one."""
+    while not preview.tables.games[key].over:
+        assert act(client, key, first_legal(preview, key)).status_code == 200
+
+
+def test_a_log_downloaded_mid_game_is_the_downloading_seats_view(
+    preview: Preview, client: TestClient
+) -> None:
+    """GotchaCards Competitive against the greedy bot, deal 3: once the bot has placed cards
+    face down, the downloaded log names none of them, nor the deal number; it is seat 0's
+    view, which an upload says it cannot replay; at the end the log is whole."""
+    key = start(client, [HUMAN, "greedy"], 3, "gotchacards", "competitive")["session"]
+    state = preview.tables.games[key].state
+    while not any(entry.get("action", "").startswith("place") for entry in state.log[1:]
+                  if entry.get("player") == 1):
+        act(client, key, str(state.legal_actions()[-1]))
+        state = preview.tables.games[key].state
+    placed = [e["action"].split()[1] for e in state.log if e.get("player") == 1 and "action" in e
+              and e["action"].startswith("place")]
+    download = client.get(f"/_serve/table/{key}/log")
+    assert download.status_code == 200, download.text
+    assert "player-1-view" in download.headers["content-disposition"]
+    document = download.json()
+    assert document["log"] == state.log_view(0) and document["seat"] == 0
+    assert '"seed"' not in download.text
+    assert not any(f'"place {card}"' in download.text for card in placed), placed
+    refused = client.post("/_serve/play/gotchacards/upload", json=document)
+    assert refused.status_code == 400
+    assert "cannot be replayed" in refused.json()["error"]
+    hot = start(client, [HUMAN, HUMAN], 3, "gotchacards", "competitive")["session"]
+    assert client.get(f"/_serve/table/{hot}/log?seat=1").status_code == 403  # not its turn
+    assert client.get(f"/_serve/table/{hot}/log").status_code == 403  # which seat?
+    assert client.get(f"/_serve/table/{hot}/log?seat=0").json()["seat"] == 0
+    finish(preview, client, key)
+    whole = client.get(f"/_serve/table/{key}/log").json()
+    assert whole["log"] == preview.tables.games[key].state.log and "seat" not in whole
+
+
 def test_a_downloaded_log_uploads_to_the_same_game(preview: Preview, client: TestClient) -> None:
     key = start(client, [HUMAN, "greedy"], seed=11)["session"]
-    for _ in range(12):
-        act(client, key, first_legal(preview, key))
+    finish(preview, client, key)
     download = client.get(f"/_serve/table/{key}/log")
     assert download.headers["content-disposition"] == f'attachment; filename="{GAME}-11.json"'
     document = download.json()
@@ -145,14 +186,11 @@ def test_a_downloaded_log_uploads_to_the_same_game(preview: Preview, client: Tes
     assert preview.tables.games[copy].seats == [HUMAN, "greedy"]
     view = client.get(f"/_serve/table/{key}?seat=0").text
     assert client.get(f"/_serve/table/{copy}?seat=0").text == view
-    act(client, copy, first_legal(preview, copy))  # and it plays on
-    assert len(preview.tables.games[copy].moves) > len(preview.tables.games[key].moves)
 
 
 def test_a_bad_uploaded_log_is_located(preview: Preview, client: TestClient) -> None:
     key = start(client, [HUMAN, "greedy"], seed=11)["session"]
-    for _ in range(6):
-        act(client, key, first_legal(preview, key))
+    finish(preview, client, key)
     good = client.get(f"/_serve/table/{key}/log").json()
     moves = [i for i, entry in enumerate(good["log"]) if "action" in entry]
 

@@ -72,7 +72,9 @@
     history.replaceState(null, "", `#${status.session}`); // a reload (after a save) goes on
     $("controls").hidden = false;
     $("new-game").open = false;
+    // Before the end, the log is the shown player's view of the game (set when it is shown)
     $("download").href = `/_serve/table/${status.session}/log`;
+    $("download").hidden = !status.over;
     const seat = status.over ? (status.humans.includes(shown) ? shown : status.humans[0]) : status.turn;
     if (seat === undefined || seat === null) {
       table.replaceChildren();
@@ -97,6 +99,8 @@
     pass.hidden = true;
     table.innerHTML = await response.text();
     shown = seat;
+    $("download").href = `/_serve/table/${current.session}/log?seat=${seat}`;
+    $("download").hidden = false;
     for (const button of table.querySelectorAll("button.action")) {
       button.addEventListener("click", () => attempt(async () => {
         say("");

@@ -148,9 +148,7 @@ def play_routes(
             seat = int(request.query_params.get("seat", ""))
         except ValueError:
             return Response("which seat?", status_code=400)
-        turn = session.state.current_player
-        allowed = seat == turn if turn is not None else True
-        if seat not in session.humans or not allowed:
+        if not session.may_see(seat):
             return Response("that seat's cards are not yours to see now", status_code=403)
         return HTMLResponse(draw(session, seat), headers=NO_CACHE)
 
@@ -186,9 +184,17 @@ def play_routes(
 
     @of_session
     async def download(request: Request, key: str, session: Session) -> Response:
+        humans = session.humans
+        asked = request.query_params.get("seat", str(humans[0]) if len(humans) == 1 else "")
+        try:
+            document = session.log(int(asked) if asked.isdigit() else None)
+        except PlayError as exc:
+            return refused(str(exc), 403)
         name = f"{session.game.id}-{session.seed}.json"
+        if "seat" in document:
+            name = f"{session.game.id}-{session.seed}-player-{document['seat'] + 1}-view.json"
         return JSONResponse(
-            session.log(), headers={"Content-Disposition": f'attachment; filename="{name}"'}
+            document, headers={"Content-Disposition": f'attachment; filename="{name}"'}
         )
 
     def asset(name: str, media: str) -> Callable[[Request], Any]:

@@ -74,9 +74,25 @@ class Session:
         self.moves = []
         self._replay(moves or [])
 
-    def log(self) -> dict[str, Any]:
-        """The game as a file to download: the seats and the engine's log."""
-        return {"format": FORMAT, "seats": list(self.seats), "log": list(self.state.log)}
+    @property
+    def over(self) -> bool:
+        return self.state.current_player is None
+
+    def may_see(self, seat: int) -> bool:
+        """Whether ``seat``'s view may be shown now: a person's seat, at its turn (or any
+        person's seat once the game is over)."""
+        return seat in self.humans and (self.over or seat == self.state.current_player)
+
+    def log(self, seat: int | None = None) -> dict[str, Any]:
+        """The game as a file to download: the seats and, once the game is over, the engine's
+        whole log; before that, ``seat``'s view of it (the cards it may not see, and the deal,
+        left out), which cannot be replayed."""
+        document: dict[str, Any] = {"format": FORMAT, "seats": list(self.seats)}
+        if self.over:
+            return {**document, "log": list(self.state.log)}
+        if seat is None or not self.may_see(seat):
+            raise PlayError("only the player to move may download the log before the game ends")
+        return {**document, "seat": seat, "log": self.state.log_view(seat)}
 
     def _replay(self, moves: list[str]) -> None:
         for move in moves:
@@ -104,6 +120,12 @@ def from_log(game: Game, document: Any) -> Session:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise PlayError(f'not a log of the Play page (it starts with "format": "{FORMAT}")')
     seats, log = document.get("seats"), document.get("log")
+    if "seat" in document:
+        raise PlayError(
+            f"this is Player {_player(document['seat'])}'s view of a game that was not over "
+            "when it was downloaded: it leaves out the deal and the other players' cards, so "
+            "it cannot be replayed (a log downloaded once the game is over loads in full)"
+        )
     if not isinstance(log, list) or not log or not isinstance(log[0], dict):
         raise PlayError("the log is empty or its first entry is not the start of a game")
     start = log[0]
