@@ -22,6 +22,7 @@ from tests.conftest import ROOT
 from tests.test_hidden_info import CASES
 
 GAME = "gachapon-trick"
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
@@ -68,7 +69,7 @@ def test_an_illegal_action_is_refused_with_the_engines_message(
     assert session.state.log == before and session.moves == []
     assert client.get(f"/_serve/table/{key}?seat=0").text == view
     for bad in ('{"move": "done"}', "not json", "[1]"):
-        answer = client.post(f"/_serve/table/{key}/act", content=bad)
+        answer = client.post(f"/_serve/table/{key}/act", content=bad, headers=JSON)
         assert answer.status_code == 400 and answer.json()["error"]
     assert session.state.log == before
 
@@ -111,7 +112,8 @@ def test_undo_takes_back_the_last_human_move_and_the_bot_moves_after_it(
 ) -> None:
     key = start(client, [HUMAN, "greedy", "random"])["session"]
     session = preview.tables.games[key]
-    assert client.post(f"/_serve/table/{key}/undo").status_code == 409  # nothing to undo yet
+    nothing = client.post(f"/_serve/table/{key}/undo", json={})
+    assert nothing.status_code == 409  # nothing to undo yet
     for _ in range(5):
         act(client, key, first_legal(preview, key))
     while True:  # up to a move the bots answer
@@ -120,15 +122,15 @@ def test_undo_takes_back_the_last_human_move_and_the_bot_moves_after_it(
         act(client, key, move)
         if len(session.moves) > len(moves) + 1:
             break
-    undone = client.post(f"/_serve/table/{key}/undo")
+    undone = client.post(f"/_serve/table/{key}/undo", json={})
     assert undone.status_code == 200 and undone.json()["turn"] == 0
     assert session.state.log == log and session.moves == moves
     act(client, key, move)  # the same move meets the same bot moves
     again = list(session.state.log)
-    client.post(f"/_serve/table/{key}/undo")
+    client.post(f"/_serve/table/{key}/undo", json={})
     act(client, key, move)
     assert session.state.log == again
-    restarted = client.post(f"/_serve/table/{key}/restart").json()
+    restarted = client.post(f"/_serve/table/{key}/restart", json={}).json()
     fresh = load_game(GAME).new_game(players=3, seed=3)
     assert restarted["moves"] == 0 and session.state.log == fresh.log  # the same deal
 
@@ -178,7 +180,7 @@ def test_a_downloaded_log_uploads_to_the_same_game(preview: Preview, client: Tes
     download = client.get(f"/_serve/table/{key}/log")
     assert download.headers["content-disposition"] == f'attachment; filename="{GAME}-11.json"'
     document = download.json()
-    uploaded = client.post(f"/_serve/play/{GAME}/upload", content=json.dumps(document))
+    uploaded = client.post(f"/_serve/play/{GAME}/upload", json=document)
     assert uploaded.status_code == 200, uploaded.text
     copy = uploaded.json()["session"]
     assert copy != key
@@ -195,7 +197,7 @@ def test_a_bad_uploaded_log_is_located(preview: Preview, client: TestClient) -> 
     moves = [i for i, entry in enumerate(good["log"]) if "action" in entry]
 
     def refusal(document: Any) -> str:
-        response = client.post(f"/_serve/play/{GAME}/upload", content=json.dumps(document))
+        response = client.post(f"/_serve/play/{GAME}/upload", json=document)
         assert response.status_code == 400, response.text
         return response.json()["error"]
 
@@ -212,7 +214,8 @@ def test_a_bad_uploaded_log_is_located(preview: Preview, client: TestClient) -> 
     other_game = json.loads(json.dumps(good))
     other_game["log"][0]["game"] = "gasha"
     assert refusal(other_game) == f"entry 1: the log does not start a game of {GAME}"
-    assert "not JSON" in client.post(f"/_serve/play/{GAME}/upload", content="{").json()["error"]
+    not_json = client.post(f"/_serve/play/{GAME}/upload", content="{", headers=JSON)
+    assert "not JSON" in not_json.json()["error"]
     assert "format" in refusal({"log": good["log"]})
     assert len(preview.tables.games) == 1  # nothing was added
 

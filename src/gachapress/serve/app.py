@@ -17,7 +17,6 @@ import uvicorn
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -27,6 +26,7 @@ from gachapress.build.builder import PAPERS, BuildOptions, load_game_data
 from gachapress.render.fonts import japanese_font_path
 from gachapress.serve import files, sheets
 from gachapress.serve.gallery import DeckGallery, game_gallery
+from gachapress.serve.guard import Guard
 from gachapress.serve.live import Live
 from gachapress.serve.play.routes import play_routes
 from gachapress.serve.play.session import Sessions
@@ -281,5 +281,5 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
     return Starlette(
         routes=routes,
         lifespan=preview.lifespan,
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
+        middleware=[Middleware(Guard, allowed_hosts=list(allowed_hosts))],
     )

@@ -95,7 +95,12 @@
   };
   const show = async (seat) => {
     const response = await fetch(`/_serve/table/${current.session}?seat=${seat}`);
-    if (!response.ok) throw new Error(await response.text());
+    if (!response.ok) {
+      const text = await response.text();
+      let said = text;
+      try { said = JSON.parse(text).error; } catch { /* a plain sentence */ }
+      throw new Error(said);
+    }
     pass.hidden = true;
     table.innerHTML = await response.text();
     shown = seat;
@@ -145,7 +150,11 @@
     if (!file) return;
     say("");
     shown = null;
-    const response = await fetch(`/_serve/play/${game}/upload`, { method: "POST", body: await file.text() });
+    const response = await fetch(`/_serve/play/${game}/upload`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: await file.text(),
+    });
     const answer = await response.json();
     if (!response.ok) throw new Error(`${file.name}: ${answer.error}`);
     await go(answer);

@@ -6,7 +6,6 @@ turn it is (or, once the game is over, any human seat)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -19,13 +18,12 @@ from gachapress.engine.core import Game, IllegalAction, load_game
 from gachapress.errors import GachapressError
 from gachapress.publish import templating
 from gachapress.serve.files import NO_CACHE
+from gachapress.serve.guard import body_json
 from gachapress.serve.play.present import seat_view
 from gachapress.serve.play.session import HUMAN, PlayError, Session, Sessions, from_log
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
 VIEWS = templating.environment(PAGES)
-#: The largest log an upload may send (a long game's log is tens of kilobytes).
-MAX_UPLOAD = 4 * 1024 * 1024
 
 
 def status(key: str, session: Session) -> dict[str, Any]:
@@ -51,16 +49,6 @@ def refused(message: str, code: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=code)
 
 
-async def _json(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > MAX_UPLOAD:
-        raise PlayError("the request is too large")
-    try:
-        return json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PlayError(f"not JSON: {exc}") from None
-
-
 #: A route's work once its game in play is found: the request, the game's key and session.
 SessionHandler = Callable[[Request, str, Session], Awaitable[Response]]
 
@@ -75,19 +63,17 @@ def play_routes(
         game = request.path_params["game"]
         return load_game(game, rules_dir) if game in games else None
 
-    def found(request: Request) -> tuple[str, Session] | None:
-        key = request.path_params["key"]
-        session = tables.get(key)
-        return None if session is None else (key, session)
-
     def of_session(handler: SessionHandler) -> Callable[[Request], Awaitable[Response]]:
-        """A route of one game in play (``key`` in the path): 404 when there is none."""
+        """A route of one game in play (``key`` in the path): 404 saying why when there is
+        none."""
 
         async def route(request: Request) -> Response:
-            here = found(request)
-            if here is None:
-                return refused("no such game", 404)
-            return await handler(request, *here)
+            key = request.path_params["key"]
+            try:
+                session = tables.get(key)
+            except PlayError as exc:
+                return refused(str(exc), 404)
+            return await handler(request, key, session)
 
         return route
 
@@ -115,7 +101,7 @@ def play_routes(
             game = fresh(request)
             if game is None:
                 return refused("no such game in this preview", 404)
-            setup = await _json(request)
+            setup = body_json(request)
             if not isinstance(setup, dict):
                 raise PlayError("the setup is not an object")
             seed = setup.get("seed", 0)
@@ -134,16 +120,13 @@ def play_routes(
             game = fresh(request)
             if game is None:
                 return refused("no such game in this preview", 404)
-            session = from_log(game, await _json(request))
+            session = from_log(game, body_json(request))
         except (PlayError, GachapressError) as exc:
             return refused(str(exc))
         return JSONResponse(status(tables.add(session), session))
 
-    async def view(request: Request) -> Response:
-        here = found(request)
-        if here is None:
-            return Response("no such game", status_code=404)
-        _key, session = here
+    @of_session
+    async def view(request: Request, key: str, session: Session) -> Response:
         try:
             seat = int(request.query_params.get("seat", ""))
         except ValueError:
@@ -155,7 +138,7 @@ def play_routes(
     @of_session
     async def act(request: Request, key: str, session: Session) -> Response:
         try:
-            move = await _json(request)
+            move = body_json(request)
             if not isinstance(move, dict) or not isinstance(move.get("action"), str):
                 raise PlayError('send {"action": "..."}')
             session.act(move["action"])
@@ -165,11 +148,9 @@ def play_routes(
             return refused(str(exc), 409)
         return JSONResponse(status(key, session))
 
-    async def current(request: Request) -> Response:
-        here = found(request)
-        if here is None:
-            return refused("no such game (the server was restarted?)", 404)
-        return JSONResponse(status(*here))
+    @of_session
+    async def current(request: Request, key: str, session: Session) -> Response:
+        return JSONResponse(status(key, session))
 
     @of_session
     async def undo(request: Request, key: str, session: Session) -> Response:

@@ -9,6 +9,9 @@ human moves always meet the same bot moves (after an undo too).
 from __future__ import annotations
 
 import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,8 +21,12 @@ from gachapress.engine.play import make_bots
 HUMAN = "human"
 #: The format mark of a downloaded log.
 FORMAT = "gachapress-play/1"
-#: The most sessions one server keeps (the oldest goes first).
+#: The most sessions one server keeps (the one left longest goes first).
 MAX_SESSIONS = 200
+#: Seconds since its last move or look within which a game is in use, never closed.
+IN_USE = 3600
+#: How many closed games are remembered as closed.
+MAX_CLOSED = 10_000
 
 
 class PlayError(ValueError):
@@ -185,16 +192,45 @@ def _player(seat: Any) -> str:
 
 @dataclass
 class Sessions:
-    """The games being played on this server, by a random id."""
+    """The games being played on this server, by a random id: at most ``MAX_SESSIONS``. A new
+    game makes room by closing the one left longest, but never one played in the last
+    ``IN_USE`` seconds; a game closed so is remembered as closed (not as unknown)."""
 
-    games: dict[str, Session] = field(default_factory=dict)
+    games: OrderedDict[str, Session] = field(default_factory=OrderedDict)
+    used: dict[str, float] = field(default_factory=dict)  # key -> when last asked for
+    closed: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    clock: Callable[[], float] = time.monotonic
 
     def add(self, session: Session) -> str:
+        now = self.clock()
         while len(self.games) >= MAX_SESSIONS:
-            self.games.pop(next(iter(self.games)))
+            oldest = next(iter(self.games))
+            if now - self.used[oldest] < IN_USE:
+                raise PlayError(
+                    f"the preview already holds {MAX_SESSIONS} games played in the last "
+                    f"{IN_USE // 60} minutes; finish one, or wait, before starting another"
+                )
+            del self.games[oldest], self.used[oldest]
+            self.closed[oldest] = None
+            while len(self.closed) > MAX_CLOSED:
+                self.closed.popitem(last=False)
         key = secrets.token_urlsafe(12)
-        self.games[key] = session
+        self.games[key], self.used[key] = session, now
         return key
 
-    def get(self, key: str) -> Session | None:
-        return self.games.get(key)
+    def get(self, key: str) -> Session:
+        """The game ``key`` names, now the most recently used; PlayError saying why not."""
+        session = self.games.get(key)
+        if session is None:
+            if key in self.closed:
+                raise PlayError(
+                    f"this game was closed to make room: the preview keeps the "
+                    f"{MAX_SESSIONS} games played last (start it again, or load its log)"
+                )
+            raise PlayError(
+                "this preview has no such game (it was started by an earlier run of "
+                "the preview, or the address is wrong)"
+            )
+        self.games.move_to_end(key)
+        self.used[key] = self.clock()
+        return session
