@@ -182,7 +182,8 @@ def test_serve_help_explains_it() -> None:
     result = run_cli("serve", "--help")
     assert result.code == 0
     text = " ".join(result.out.split())
-    for words in ("--port", "--host", "127.0.0.1", "--root", "gallery", "file:line:col", "Ctrl-C"):
+    for words in ("--port", "--host", "127.0.0.1", "--root", "gallery", "file:line:col", "Ctrl-C",
+                  "--allow-host", "0.0.0.0"):
         assert words in text, words
 
 

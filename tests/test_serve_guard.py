@@ -149,3 +149,25 @@ def test_a_closed_game_says_so(preview: Preview, client: TestClient) -> None:
     assert gone.status_code == 404 and "closed to make room" in gone.json()["error"]
     unknown = client.get("/_serve/table/made-up/status")
     assert unknown.status_code == 404 and "no such game" in unknown.json()["error"]
+
+
+def test_a_preview_open_to_the_network_still_checks_the_host(preview: Preview) -> None:
+    """``serve --host 0.0.0.0`` answers to this machine's names and addresses and those named
+    with ``--allow-host``; a page elsewhere whose name now points here (DNS rebinding) is
+    refused."""
+    import socket
+
+    from gachapress.serve.guard import machine_names
+
+    names = machine_names("0.0.0.0", ["preview.lan"])
+    assert "*" not in names and {"localhost", "127.0.0.1", "preview.lan"} <= set(names)
+    assert socket.gethostname().lower() in names
+    client = TestClient(create_app(preview, allowed_hosts=names))
+    for host in ("localhost:8000", "127.0.0.1:8000", "[::1]:8000", "preview.lan:8000",
+                 f"{socket.gethostname()}:8000"):
+        assert client.get("/", headers={"host": host}).status_code == 200, host
+    for host in ("attacker.example", "attacker.example:8000", "[::2]:8000", ""):
+        refused = client.get("/", headers={"host": host})
+        assert refused.status_code == 400, host
+        assert "does not answer to the name" in refused.text
+    assert machine_names("127.0.0.1") == ["127.0.0.1", "::1", "localhost"]

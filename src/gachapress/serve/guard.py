@@ -14,10 +14,12 @@ Every refusal is a plain sentence, as JSON ``{"error": ...}`` for the JSON calls
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import logging
 import re
+import socket
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -212,3 +214,35 @@ async def _read(receive: Receive) -> bytes:
         chunks.append(chunk)
         if not message.get("more_body", False):
             return b"".join(chunks)
+
+
+def machine_names(host: str, extra: Iterable[str] = ()) -> list[str]:
+    """The names a ``Host`` header may give for a preview listening on ``host``: this machine
+    by its loopback names always; when it listens beyond them, also its host name (and
+    ``NAME.local``), its full name and its addresses; and every name of ``extra`` (the
+    designer's ``--allow-host``). Never any name at all: a page elsewhere whose name was
+    pointed at this machine (DNS rebinding) is refused."""
+    names = {"localhost", "127.0.0.1", "::1"}
+    if not _loopback(host):
+        hostname = socket.gethostname()
+        names.update({hostname, f"{hostname}.local", socket.getfqdn()})
+        if host not in ("0.0.0.0", "::", ""):
+            names.add(host)
+        for name in (hostname, socket.getfqdn()):
+            with contextlib.suppress(OSError, UnicodeError):
+                names.update(str(info[4][0]) for info in socket.getaddrinfo(name, None))
+        for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+            with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as udp:
+                udp.connect((probe, 9))  # sends nothing: asks which address would be used
+                names.add(str(udp.getsockname()[0]))
+    names.update(name.strip() for name in extra if name.strip())
+    return sorted(name.split("%")[0].lower() for name in names)
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
