@@ -135,6 +135,42 @@ def test_undo_takes_back_the_last_human_move_and_the_bot_moves_after_it(
     assert restarted["moves"] == 0 and session.state.log == fresh.log  # the same deal
 
 
+def test_hot_seat_undo_takes_back_only_the_asking_persons_own_last_move(
+    preview: Preview, client: TestClient
+) -> None:
+    """Two people and a bot: a person takes back their own last move (and the bot's after
+    it), and only while no other person has moved since; otherwise Undo says why."""
+    key = start(client, [HUMAN, "greedy", HUMAN], seed=5)["session"]
+    session = preview.tables.games[key]
+
+    def undo(seat: int | None) -> Any:
+        return client.post(f"/_serve/table/{key}/undo", json={} if seat is None else {"seat": seat})
+
+    def move_of(seat: int) -> None:
+        while session.state.current_player != seat:
+            act(client, key, first_legal(preview, key))
+        act(client, key, first_legal(preview, key))
+
+    assert "Player 1 has no move to take back" in undo(0).json()["error"]
+    move_of(0)
+    move_of(2)  # Player 3 moves after Player 1
+    after_third = list(session.moves)
+    refused = undo(0)
+    assert refused.status_code == 409
+    assert refused.json()["error"] == (
+        "Player 3 has moved since Player 1's last move: only Player 3 may take a move back now"
+    )
+    assert session.moves == after_third  # nothing taken back
+    assert "say which player" in undo(None).json()["error"]
+    assert "not a person" in undo(1).json()["error"]
+    assert undo(2).status_code == 200  # Player 3's own move, and the bot's after it
+    assert session.state.current_player == 2
+    last_person = max(i for i, s in enumerate(session._movers()) if s in (0, 2))
+    assert session._movers()[last_person] == 0 and len(session.moves) < len(after_third)
+    assert undo(0).status_code == 200  # now Player 1's is the last person's move
+    assert session.state.current_player == 0 and len(session.moves) == last_person
+
+
 def finish(preview: Preview, client: TestClient, key: str) -> None:
     """Play the game of ``key`` to its end, each move the first legal one."""
     while not preview.tables.games[key].over:

@@ -15,6 +15,7 @@
   const bots = seats.dataset.bots.split(" ");
   let current = null;
   let shown = null;
+  let mover = null; // the person who moved last at this screen (Undo asks for them until the next is shown)
 
   const say = (text) => {
     message.textContent = text || "";
@@ -109,6 +110,7 @@
     for (const button of table.querySelectorAll("button.action")) {
       button.addEventListener("click", () => attempt(async () => {
         say("");
+        mover = seat;
         await go(await call(`/_serve/table/${current.session}/act`, { action: button.dataset.action }));
       }));
     }
@@ -137,8 +139,10 @@
   });
   $("undo").addEventListener("click", () => attempt(async () => {
     say("");
+    const seat = shown !== null ? shown : mover;
+    const status = await call(`/_serve/table/${current.session}/undo`, seat === null ? {} : { seat });
     shown = null;
-    await go(await call(`/_serve/table/${current.session}/undo`));
+    await go(status);
   }));
   $("restart").addEventListener("click", () => attempt(async () => {
     say("");

@@ -154,8 +154,14 @@ def play_routes(
 
     @of_session
     async def undo(request: Request, key: str, session: Session) -> Response:
-        if not session.undo():
-            return refused("there is no move of yours to take back", 409)
+        asked = body_json(request)
+        seat = asked.get("seat") if isinstance(asked, dict) else None
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            return refused(f"the seat asking to take a move back is a number, not {seat!r}")
+        try:
+            session.undo(seat)
+        except PlayError as exc:
+            return refused(str(exc), 409)
         return JSONResponse(status(key, session))
 
     @of_session

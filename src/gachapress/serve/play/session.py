@@ -66,14 +66,27 @@ class Session:
         self.moves.append(str(Action.parse(action)))
         self._bots_move()
 
-    def undo(self) -> bool:
-        """Take back the last human move and the bot moves after it; False when there is none."""
-        seats = self._movers()
-        human = [i for i, seat in enumerate(seats) if self.seats[seat] == HUMAN]
-        if not human:
-            return False
-        self.restart(self.moves[: human[-1]])
-        return True
+    def undo(self, seat: int | None = None) -> None:
+        """Take back the last move of the person at ``seat`` (the only person, when None) and
+        the bot moves after it: only when no other person has moved since. PlayError saying
+        why not."""
+        if seat is None:
+            if len(self.humans) != 1:
+                raise PlayError("say which player asks to take a move back")
+            seat = self.humans[0]
+        if seat not in self.humans:
+            raise PlayError(f"Player {_player(seat)} is not a person at this screen")
+        people = [(i, mover) for i, mover in enumerate(self._movers())
+                  if self.seats[mover] == HUMAN]
+        if not any(mover == seat for _, mover in people):
+            raise PlayError(f"Player {_player(seat)} has no move to take back")
+        last, mover = people[-1]
+        if mover != seat:
+            raise PlayError(
+                f"Player {_player(mover)} has moved since Player {_player(seat)}'s last move: "
+                f"only Player {_player(mover)} may take a move back now"
+            )
+        self.restart(self.moves[:last])
 
     def restart(self, moves: list[str] | None = None) -> None:
         """The same deal again, with ``moves`` (none by default) replayed."""
