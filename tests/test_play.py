@@ -256,6 +256,30 @@ def test_a_bad_uploaded_log_is_located(preview: Preview, client: TestClient) -> 
     assert len(preview.tables.games) == 1  # nothing was added
 
 
+def test_an_uploaded_log_follows_the_rules_of_a_new_game(
+    preview: Preview, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log whose seats are all bots is refused as a new game is, before anything is played
+    (it would otherwise be played out inside the request); so are unknown bots."""
+    key = start(client, [HUMAN, "greedy"], seed=11)["session"]
+    finish(preview, client, key)
+    good = client.get(f"/_serve/table/{key}/log").json()
+    replays: list[int] = []
+    monkeypatch.setattr(Session, "_bots_move", lambda self: replays.append(1))
+    for seats, words in (
+        (["greedy", "random"], 'at least one player must be a person ("human")'),
+        ([HUMAN, "clever"], "no player 'clever'"),
+        ([HUMAN, 3], "seats must be a list of names"),
+    ):
+        response = client.post(f"/_serve/play/{GAME}/upload", json={**good, "seats": seats})
+        assert response.status_code == 400 and words in response.json()["error"], response.text
+    assert replays == [] and len(preview.tables.games) == 1
+    negative = json.loads(json.dumps(good))
+    negative["log"][0]["seed"] = -1
+    response = client.post(f"/_serve/play/{GAME}/upload", json=negative)
+    assert response.status_code == 400 and "whole number" in response.json()["error"]
+
+
 @pytest.mark.parametrize(("game_id", "mode", "players"), CASES[::3] + CASES[1::7])
 def test_a_seats_view_is_the_same_when_unseen_cards_are_dealt_again(
     game_id: str, mode: str, players: int

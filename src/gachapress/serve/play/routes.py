@@ -20,7 +20,7 @@ from gachapress.publish import templating
 from gachapress.serve.files import NO_CACHE
 from gachapress.serve.guard import body_json
 from gachapress.serve.play.present import seat_view
-from gachapress.serve.play.session import HUMAN, PlayError, Session, Sessions, from_log
+from gachapress.serve.play.session import PlayError, Session, Sessions, from_log
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
 VIEWS = templating.environment(PAGES)
@@ -104,13 +104,8 @@ def play_routes(
             setup = body_json(request)
             if not isinstance(setup, dict):
                 raise PlayError("the setup is not an object")
-            seed = setup.get("seed", 0)
-            if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-                raise PlayError(f"the deal number must be a whole number, not {seed!r}")
-            seats = setup.get("seats")
-            if not isinstance(seats, list) or HUMAN not in seats:
-                raise PlayError('at least one player must be a person ("human")')
-            session = Session(game, str(setup.get("mode")), seed, seats)
+            mode, seed, seats = str(setup.get("mode")), setup.get("seed", 0), setup.get("seats")
+            session = Session(game, mode, seed, seats)
         except (PlayError, GachapressError) as exc:
             return refused(str(exc))
         return JSONResponse(status(tables.add(session), session))

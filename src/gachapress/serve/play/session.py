@@ -45,7 +45,9 @@ class Session:
     moves: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        check_seats(self.game, self.seats)
+        self.seats = check_seats(self.game, self.seats)
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
+            raise PlayError(f"the deal number must be a whole number, not {self.seed!r}")
         try:
             self.state = self.game.new_game(len(self.seats), seed=self.seed, mode=self.mode)
         except (ValueError, TypeError) as exc:
@@ -156,6 +158,7 @@ def from_log(game: Game, document: Any) -> Session:
     seed = start.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise PlayError("entry 1: the start of the log has no whole-number seed")
+    seats = check_seats(game, seats)  # the rules of a new game: a person plays, so bots stop
     session = Session(game, str(start.get("mode")), seed, [HUMAN] * len(seats))
     state, move = session.state, 0
     for number, entry in enumerate(log[1:], start=2):
@@ -183,19 +186,23 @@ def from_log(game: Game, document: Any) -> Session:
             f"entry {at + 1}: the log says {log[at : at + 1]}, the engine did "
             f"{state.log[at : at + 1]}"
         )
-    session.seats = check_seats(game, seats)
-    session._bots_move()
+    session.seats = seats
+    session._bots_move()  # up to a person's turn, as in a new game
     return session
 
 
 def check_seats(game: Game, seats: Any) -> list[str]:
-    """``seats`` when each is "human", "random" or a bot of ``game``; else PlayError."""
+    """``seats`` when each is "human", "random" or a bot of ``game`` and one at least is a
+    person (so that the bots play only up to a person's turn); else PlayError. A new game and
+    an uploaded log both go through it."""
     known = {HUMAN, "random", *game.engine.bots}
     if not isinstance(seats, list) or not all(isinstance(name, str) for name in seats):
-        raise PlayError(f"seats must be a list of names, not {seats!r}")
+        raise PlayError(f"seats must be a list of names, not {str(seats)[:100]}")
     for name in seats:
         if name not in known:
-            raise PlayError(f"no player {name!r} (choose from {', '.join(sorted(known))})")
+            raise PlayError(f"no player {name[:100]!r} (choose from {', '.join(sorted(known))})")
+    if HUMAN not in seats:
+        raise PlayError('at least one player must be a person ("human")')
     return list(seats)
 
 
