@@ -99,10 +99,11 @@ def test_a_body_too_large_and_an_address_too_long_are_refused(client: TestClient
         assert response.status_code in (400, 404), path[:40]
         no_traceback(response)
     key = client.post(NEW, json=SETUP).json()["session"]
-    for seat in ("9" * 1000, "-1", "x", ""):
-        response = client.get(f"/_serve/table/{key}?seat={seat}")
-        assert response.status_code in (400, 403), seat
-        no_traceback(response)
+    for seat in ("9" * 1000, "-1", "x", "", "²", "%C2%B2"):
+        for path in (f"/_serve/table/{key}?seat={seat}", f"/_serve/table/{key}/log?seat={seat}"):
+            response = client.get(path)
+            assert response.status_code in (400, 403), path
+            no_traceback(response)
 
 
 def test_a_route_that_fails_answers_a_plain_500_and_logs_it(

@@ -169,7 +169,7 @@ def play_routes(
         humans = session.humans
         asked = request.query_params.get("seat", str(humans[0]) if len(humans) == 1 else "")
         try:
-            document = session.log(int(asked) if asked.isdigit() else None)
+            document = session.log(int(asked) if asked.isascii() and asked.isdigit() else None)
         except PlayError as exc:
             return refused(str(exc), 403)
         name = f"{session.game.id}-{session.seed}.json"
