@@ -22,11 +22,13 @@ from tests.conftest import ROOT
 from tests.test_hidden_info import CASES
 
 GAME = "gachapon-trick"
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
 def preview(tmp_path: Path) -> Preview:
-    return Preview(BuildOptions(root=ROOT, out=tmp_path / "out"), [GAME, "rps-fire", "gotcha"])
+    games = [GAME, "rps-fire", "gotcha", "gotchacards"]
+    return Preview(BuildOptions(root=ROOT, out=tmp_path / "out"), games)
 
 
 @pytest.fixture
@@ -34,9 +36,11 @@ def client(preview: Preview) -> TestClient:
     return TestClient(create_app(preview))
 
 
-def start(client: TestClient, seats: list[str], seed: int = 3, game: str = GAME) -> dict[str, Any]:
+def start(
+    client: TestClient, seats: list[str], seed: int = 3, game: str = GAME, mode: str = "standard"
+) -> dict[str, Any]:
     response = client.post(
-        f"/_serve/play/{game}/new", json={"mode": "standard", "seats": seats, "seed": seed}
+        f"/_serve/play/{game}/new", json={"mode": mode, "seats": seats, "seed": seed}
     )
     assert response.status_code == 200, response.text
     return response.json()
@@ -65,7 +69,7 @@ def test_an_illegal_action_is_refused_with_the_engines_message(
     assert session.state.log == before and session.moves == []
     assert client.get(f"/_serve/table/{key}?seat=0").text == view
     for bad in ('{"move": "done"}', "not json", "[1]"):
-        answer = client.post(f"/_serve/table/{key}/act", content=bad)
+        answer = client.post(f"/_serve/table/{key}/act", content=bad, headers=JSON)
         assert answer.status_code == 400 and answer.json()["error"]
     assert session.state.log == before
 
@@ -108,7 +112,8 @@ def test_undo_takes_back_the_last_human_move_and_the_bot_moves_after_it(
 ) -> None:
     key = start(client, [HUMAN, "greedy", "random"])["session"]
     session = preview.tables.games[key]
-    assert client.post(f"/_serve/table/{key}/undo").status_code == 409  # nothing to undo yet
+    nothing = client.post(f"/_serve/table/{key}/undo", json={})
+    assert nothing.status_code == 409  # nothing to undo yet
     for _ in range(5):
         act(client, key, first_legal(preview, key))
     while True:  # up to a move the bots answer
@@ -117,27 +122,101 @@ def test_undo_takes_back_the_last_human_move_and_the_bot_moves_after_it(
         act(client, key, move)
         if len(session.moves) > len(moves) + 1:
             break
-    undone = client.post(f"/_serve/table/{key}/undo")
+    undone = client.post(f"/_serve/table/{key}/undo", json={})
     assert undone.status_code == 200 and undone.json()["turn"] == 0
     assert session.state.log == log and session.moves == moves
     act(client, key, move)  # the same move meets the same bot moves
     again = list(session.state.log)
-    client.post(f"/_serve/table/{key}/undo")
+    client.post(f"/_serve/table/{key}/undo", json={})
     act(client, key, move)
     assert session.state.log == again
-    restarted = client.post(f"/_serve/table/{key}/restart").json()
+    restarted = client.post(f"/_serve/table/{key}/restart", json={}).json()
     fresh = load_game(GAME).new_game(players=3, seed=3)
     assert restarted["moves"] == 0 and session.state.log == fresh.log  # the same deal
 
 
+def test_hot_seat_undo_takes_back_only_the_asking_persons_own_last_move(
+    preview: Preview, client: TestClient
+) -> None:
+    """Two people and a bot: a person takes back their own last move (and the bot's after
+    it), and only while no other person has moved since; otherwise Undo says why."""
+    key = start(client, [HUMAN, "greedy", HUMAN], seed=5)["session"]
+    session = preview.tables.games[key]
+
+    def undo(seat: int | None) -> Any:
+        return client.post(f"/_serve/table/{key}/undo", json={} if seat is None else {"seat": seat})
+
+    def move_of(seat: int) -> None:
+        while session.state.current_player != seat:
+            act(client, key, first_legal(preview, key))
+        act(client, key, first_legal(preview, key))
+
+    assert "Player 1 has no move to take back" in undo(0).json()["error"]
+    move_of(0)
+    move_of(2)  # Player 3 moves after Player 1
+    after_third = list(session.moves)
+    refused = undo(0)
+    assert refused.status_code == 409
+    assert refused.json()["error"] == (
+        "Player 3 has moved since Player 1's last move: only Player 3 may take a move back now"
+    )
+    assert session.moves == after_third  # nothing taken back
+    assert "say which player" in undo(None).json()["error"]
+    assert "not a person" in undo(1).json()["error"]
+    assert undo(2).status_code == 200  # Player 3's own move, and the bot's after it
+    assert session.state.current_player == 2
+    last_person = max(i for i, s in enumerate(session._movers()) if s in (0, 2))
+    assert session._movers()[last_person] == 0 and len(session.moves) < len(after_third)
+    assert undo(0).status_code == 200  # now Player 1's is the last person's move
+    assert session.state.current_player == 0 and len(session.moves) == last_person
+
+
+def finish(preview: Preview, client: TestClient, key: str) -> None:
+    """Play the game of ``key`` to its end, each move the first legal one."""
+    while not preview.tables.games[key].over:
+        assert act(client, key, first_legal(preview, key)).status_code == 200
+
+
+def test_a_log_downloaded_mid_game_is_the_downloading_seats_view(
+    preview: Preview, client: TestClient
+) -> None:
+    """GotchaCards Competitive against the greedy bot, deal 3: once the bot has placed cards
+    face down, the downloaded log names none of them, nor the deal number; it is seat 0's
+    view, which an upload says it cannot replay; at the end the log is whole."""
+    key = start(client, [HUMAN, "greedy"], 3, "gotchacards", "competitive")["session"]
+    state = preview.tables.games[key].state
+    while not any(entry.get("action", "").startswith("place") for entry in state.log[1:]
+                  if entry.get("player") == 1):
+        act(client, key, str(state.legal_actions()[-1]))
+        state = preview.tables.games[key].state
+    placed = [e["action"].split()[1] for e in state.log if e.get("player") == 1 and "action" in e
+              and e["action"].startswith("place")]
+    download = client.get(f"/_serve/table/{key}/log")
+    assert download.status_code == 200, download.text
+    assert "player-1-view" in download.headers["content-disposition"]
+    document = download.json()
+    assert document["log"] == state.log_view(0) and document["seat"] == 0
+    assert '"seed"' not in download.text
+    assert not any(f'"place {card}"' in download.text for card in placed), placed
+    refused = client.post("/_serve/play/gotchacards/upload", json=document)
+    assert refused.status_code == 400
+    assert "cannot be replayed" in refused.json()["error"]
+    hot = start(client, [HUMAN, HUMAN], 3, "gotchacards", "competitive")["session"]
+    assert client.get(f"/_serve/table/{hot}/log?seat=1").status_code == 403  # not its turn
+    assert client.get(f"/_serve/table/{hot}/log").status_code == 403  # which seat?
+    assert client.get(f"/_serve/table/{hot}/log?seat=0").json()["seat"] == 0
+    finish(preview, client, key)
+    whole = client.get(f"/_serve/table/{key}/log").json()
+    assert whole["log"] == preview.tables.games[key].state.log and "seat" not in whole
+
+
 def test_a_downloaded_log_uploads_to_the_same_game(preview: Preview, client: TestClient) -> None:
     key = start(client, [HUMAN, "greedy"], seed=11)["session"]
-    for _ in range(12):
-        act(client, key, first_legal(preview, key))
+    finish(preview, client, key)
     download = client.get(f"/_serve/table/{key}/log")
     assert download.headers["content-disposition"] == f'attachment; filename="{GAME}-11.json"'
     document = download.json()
-    uploaded = client.post(f"/_serve/play/{GAME}/upload", content=json.dumps(document))
+    uploaded = client.post(f"/_serve/play/{GAME}/upload", json=document)
     assert uploaded.status_code == 200, uploaded.text
     copy = uploaded.json()["session"]
     assert copy != key
@@ -145,19 +224,16 @@ def test_a_downloaded_log_uploads_to_the_same_game(preview: Preview, client: Tes
     assert preview.tables.games[copy].seats == [HUMAN, "greedy"]
     view = client.get(f"/_serve/table/{key}?seat=0").text
     assert client.get(f"/_serve/table/{copy}?seat=0").text == view
-    act(client, copy, first_legal(preview, copy))  # and it plays on
-    assert len(preview.tables.games[copy].moves) > len(preview.tables.games[key].moves)
 
 
 def test_a_bad_uploaded_log_is_located(preview: Preview, client: TestClient) -> None:
     key = start(client, [HUMAN, "greedy"], seed=11)["session"]
-    for _ in range(6):
-        act(client, key, first_legal(preview, key))
+    finish(preview, client, key)
     good = client.get(f"/_serve/table/{key}/log").json()
     moves = [i for i, entry in enumerate(good["log"]) if "action" in entry]
 
     def refusal(document: Any) -> str:
-        response = client.post(f"/_serve/play/{GAME}/upload", content=json.dumps(document))
+        response = client.post(f"/_serve/play/{GAME}/upload", json=document)
         assert response.status_code == 400, response.text
         return response.json()["error"]
 
@@ -174,9 +250,34 @@ def test_a_bad_uploaded_log_is_located(preview: Preview, client: TestClient) -> 
     other_game = json.loads(json.dumps(good))
     other_game["log"][0]["game"] = "gasha"
     assert refusal(other_game) == f"entry 1: the log does not start a game of {GAME}"
-    assert "not JSON" in client.post(f"/_serve/play/{GAME}/upload", content="{").json()["error"]
+    not_json = client.post(f"/_serve/play/{GAME}/upload", content="{", headers=JSON)
+    assert "not JSON" in not_json.json()["error"]
     assert "format" in refusal({"log": good["log"]})
     assert len(preview.tables.games) == 1  # nothing was added
+
+
+def test_an_uploaded_log_follows_the_rules_of_a_new_game(
+    preview: Preview, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log whose seats are all bots is refused as a new game is, before anything is played
+    (it would otherwise be played out inside the request); so are unknown bots."""
+    key = start(client, [HUMAN, "greedy"], seed=11)["session"]
+    finish(preview, client, key)
+    good = client.get(f"/_serve/table/{key}/log").json()
+    replays: list[int] = []
+    monkeypatch.setattr(Session, "_bots_move", lambda self: replays.append(1))
+    for seats, words in (
+        (["greedy", "random"], 'at least one player must be a person ("human")'),
+        ([HUMAN, "clever"], "no player 'clever'"),
+        ([HUMAN, 3], "seats must be a list of names"),
+    ):
+        response = client.post(f"/_serve/play/{GAME}/upload", json={**good, "seats": seats})
+        assert response.status_code == 400 and words in response.json()["error"], response.text
+    assert replays == [] and len(preview.tables.games) == 1
+    negative = json.loads(json.dumps(good))
+    negative["log"][0]["seed"] = -1
+    response = client.post(f"/_serve/play/{GAME}/upload", json=negative)
+    assert response.status_code == 400 and "whole number" in response.json()["error"]
 
 
 @pytest.mark.parametrize(("game_id", "mode", "players"), CASES[::3] + CASES[1::7])

@@ -9,6 +9,7 @@ state behind the page; it is always stopped afterwards.
 
 from __future__ import annotations
 
+import json
 import random
 import socket
 import threading
@@ -23,7 +24,7 @@ import uvicorn
 from gachapress.build.builder import BuildOptions
 from gachapress.engine import load_game
 from gachapress.serve.app import Preview, create_app
-from gachapress.serve.play.session import Session
+from gachapress.serve.play.session import FORMAT, Session
 from tests.conftest import GAME_IDS, ROOT
 from tests.test_rulebooks_browser import BROWSER_ARGS, CHROMIUM, _require_browser
 
@@ -243,18 +244,29 @@ def test_a_bad_log_file_shows_its_located_error(
     rng = random.Random(2)
     for _ in range(4):
         choose(page, rng)
-    with page.expect_download() as download:
+    with page.expect_download() as download:  # mid-game: Player 1's view, not the game
         page.get_by_role("link", name="Download the log").click()
-    saved = tmp_path / "game.json"
-    download.value.save_as(saved)
+    view = tmp_path / "view.json"
+    download.value.save_as(view)
+    session = running.session()
+    assert json.loads(view.read_text(encoding="utf-8"))["log"] == session.state.log_view(0)
+    saved = tmp_path / "game.json"  # the whole game, as downloaded once it is over
+    whole = {"format": FORMAT, "seats": session.seats, "log": session.state.log}
+    saved.write_text(json.dumps(whole), encoding="utf-8")
     text = saved.read_text(encoding="utf-8")
-    first = running.session().state.log[1]["action"]
+    first = session.state.log[1]["action"]
     bad = tmp_path / "bad.json"
     bad.write_text(text.replace(f'"{first}"', '"draw deck-9"', 1), encoding="utf-8")
     page.locator("#new-game summary").click()
-    page.set_input_files("#upload input[type=file]", str(bad))
     message = page.locator("#message")
+    page.set_input_files("#upload input[type=file]", str(view))
     message.wait_for(state="visible")
+    assert "view.json: this is Player 1's view" in message.inner_text()
+    assert "cannot be replayed" in message.inner_text()
+    page.set_input_files("#upload input[type=file]", str(bad))
+    page.wait_for_function(
+        "() => document.getElementById('message').textContent.startsWith('bad.json')"
+    )
     assert message.inner_text().startswith("bad.json: move 1: draw deck-9 is not legal")
     page.set_input_files("#upload input[type=file]", str(saved))
     deadline = time.monotonic() + WAIT_MS / 1000

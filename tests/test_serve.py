@@ -110,7 +110,9 @@ def test_an_edit_publishes_its_pages_first_and_its_pdfs_next(
         False: Rebuilt(True, {"gotcha": []}, ("gotcha/gotcha-pnp-a4.pdf",)),
     }
 
-    def fake(options: BuildOptions, games: list[str], *, quick: bool = False) -> Rebuilt:
+    def fake(
+        options: BuildOptions, games: list[str], *, quick: bool = False, **kwargs: object
+    ) -> Rebuilt:
         passes.append(quick)
         return results[quick]
 
@@ -180,7 +182,8 @@ def test_serve_help_explains_it() -> None:
     result = run_cli("serve", "--help")
     assert result.code == 0
     text = " ".join(result.out.split())
-    for words in ("--port", "--host", "127.0.0.1", "--root", "gallery", "file:line:col", "Ctrl-C"):
+    for words in ("--port", "--host", "127.0.0.1", "--root", "gallery", "file:line:col", "Ctrl-C",
+                  "--allow-host", "0.0.0.0"):
         assert words in text, words
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import socket
 from pathlib import Path
 from typing import Annotated
@@ -15,15 +14,6 @@ from gachapress.cli.common import LangOption, RootOption, check_card_language, s
 
 #: Seconds an open request (an event stream) may hold up stopping.
 GRACE = 2
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def serve(
@@ -40,6 +30,15 @@ def serve(
         str,
         typer.Option("--host", help="Address to listen on; only this machine by default."),
     ] = "127.0.0.1",
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            metavar="NAME",
+            help="Another name the preview answers to when --host opens it to the network "
+            "(this machine's own names and addresses always work); repeat for more.",
+        ),
+    ] = None,
     lang: LangOption = None,
     root: RootOption = Path("."),
 ) -> None:
@@ -54,11 +53,14 @@ def serve(
     few seconds later. A save that fails `check` shows its errors
     (file:line:col and message) over the last good build until the file is fixed.
 
-    Listens on this machine only unless --host says otherwise; Ctrl-C stops it.
+    Listens on this machine only unless --host says otherwise (--host 0.0.0.0: the
+    network); it answers only to this machine's names and addresses and those named
+    with --allow-host, never to another site's page. Ctrl-C stops it.
     """
     import uvicorn
 
     from gachapress.serve.app import Preview, PreviewServer, create_app
+    from gachapress.serve.guard import machine_names
     from gachapress.serve.rebuild import prepare
 
     selected = select_games(games, root)
@@ -82,7 +84,7 @@ def serve(
         raise typer.Exit(130) from None
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    hosts = ["127.0.0.1", "localhost", "[::1]", "::1", host] if _loopback(host) else ["*"]
+    hosts = machine_names(host, allow_host or [])
     app = create_app(preview, allowed_hosts=hosts)
     config = uvicorn.Config(
         app, log_level="warning", timeout_graceful_shutdown=GRACE, lifespan="on"

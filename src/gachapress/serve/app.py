@@ -6,33 +6,36 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+import traceback
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import uvicorn
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from gachapress.build import names
 from gachapress.build.builder import PAPERS, BuildOptions, load_game_data
-from gachapress.errors import RulesError
 from gachapress.render.fonts import japanese_font_path
 from gachapress.serve import files, sheets
 from gachapress.serve.gallery import DeckGallery, game_gallery
+from gachapress.serve.guard import Guard
 from gachapress.serve.live import Live
 from gachapress.serve.play.routes import play_routes
 from gachapress.serve.play.session import Sessions
-from gachapress.serve.rebuild import rebuild, touched_games
+from gachapress.serve.rebuild import rebuild, touched_games, unexpected
 
 #: Seconds between keep-alive comments on an idle event stream.
 KEEP_ALIVE = 15.0
+#: Seconds before watching the folders again after the watching itself failed.
+WATCH_RETRY = 1.0
 PAGES = Environment(
     loader=PackageLoader("gachapress.serve", "pages"), autoescape=select_autoescape(["j2"])
 )
@@ -48,23 +51,31 @@ class Preview:
     galleries: dict[str, list[DeckGallery]] = field(default_factory=dict)
     report: Callable[[str], None] = lambda line: None
     tables: Sessions = field(default_factory=Sessions)  # the games played on the Play pages
+    unpublished: set[str] = field(default_factory=set)  # to rebuild with the next save
     stop: asyncio.Event | None = None
     loop: asyncio.AbstractEventLoop | None = None
 
     def build(self, games: Sequence[str], quick: bool = False) -> bool:
         """Rebuild ``games`` (blocking: run it in a thread); note problems and galleries.
         ``quick`` publishes the faces and pages first and leaves the PDFs; returns whether
-        PDFs were left, for a complete rebuild to make next."""
-        result = rebuild(self.options, games, quick=quick)
-        self.live.problems = {**self.live.problems, **result.problems}  # one swap: pages read it
-        for game, lines in result.problems.items():
+        PDFs were left, for a complete rebuild to make next. A game whose rebuild was not
+        published is remembered and built again with the next save, whatever that save
+        touches."""
+        self.unpublished.update(games)
+        result = rebuild(self.options, games, quick=quick, report=self.report)
+        problems = {**self.live.problems, **result.problems}
+        if result.published:  # out/ is whole and current: what blocked it is gone
+            self.unpublished.difference_update(games)
+            problems = {game: lines for game, lines in problems.items() if game in self.games}
+        self.live.problems = problems  # one swap: pages read it
+        for lines in result.problems.values():
             for line in lines:
                 self.report(line)
-            if not lines:
-                self.galleries[game] = self._gallery(game)
         if not result.published:
             self.live.pending = False
             return False
+        for game in games:
+            self.galleries[game] = self._gallery(game)
         if quick or any(not rel.endswith(".pdf") for rel in result.written):
             self.live.generation += 1
         if not quick:
@@ -77,24 +88,60 @@ class Preview:
         try:
             game_data = load_game_data(game, self.options.root / "rules")
             return game_gallery(game_data, self.options.lang)
-        except RulesError:  # saved again since the build: keep the last good gallery
+        except Exception:  # saved again since the build, or worse: keep the last good gallery
             return self.galleries.get(game, [])
 
-    async def watch(self) -> None:
-        """Rebuild on every save of rules/ or templates/, one batch of changes at a time."""
+    async def changes(self) -> AsyncIterator[set[tuple[Any, str]]]:
+        """The batches of saves under rules/ and templates/ (a test feeds its own)."""
         from watchfiles import awatch
 
         assert self.stop is not None
-        root = self.options.root
-        async for changes in awatch(
-            root / "rules", self.options.templates, stop_event=self.stop, debounce=400, step=30
+        async for batch in awatch(
+            self.options.root / "rules", self.options.templates,
+            stop_event=self.stop, debounce=400, step=30,
         ):
-            games = touched_games((path for _, path in changes), root, self.games)
-            if games:  # the faces and pages first, then the PDFs they left
-                if await asyncio.to_thread(self.build, games, True):
-                    self.live.publish()
-                    await asyncio.to_thread(self.build, games)
+            yield batch
+
+    async def rebuild_for(self, changes: Iterable[tuple[Any, str]]) -> None:
+        """Rebuild what one batch of saves touches, and every game whose last rebuild was not
+        published: the faces and pages first, then the PDFs they left."""
+        paths = [path for _, path in changes]
+        touched = touched_games(paths, self.options.root, self.games)
+        games = [game for game in self.games if game in touched or game in self.unpublished]
+        if games and paths:
+            if await asyncio.to_thread(self.build, games, True):
                 self.live.publish()
+                await asyncio.to_thread(self.build, games)
+            self.live.publish()
+
+    async def watch(self) -> None:
+        """Rebuild on every save of rules/ or templates/, one batch of changes at a time. No
+        exception ends it: a rebuild that fails is shown over the page and logged, and the
+        next save is rebuilt (with the games that failed)."""
+        assert self.stop is not None
+        while not self.stop.is_set():
+            try:
+                async for batch in self.changes():
+                    try:
+                        await self.rebuild_for(batch)
+                    except Exception as exc:  # the rebuild itself already says what it can
+                        self.failed(exc, self.games)
+                return  # the watcher stopped because the server is stopping
+            except Exception as exc:  # the watching itself failed (a folder gone...): again
+                self.failed(exc, [])
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.stop.wait(), WATCH_RETRY)
+
+    def failed(self, exc: BaseException, games: Sequence[str]) -> None:
+        """Show an unexpected failure over the page, log it with its traceback, and have the
+        next save rebuild ``games``."""
+        self.unpublished.update(games)
+        lines = unexpected(exc, self.options.root, "the preview stopped watching for a moment")
+        self.live.problems = {**self.live.problems, "": lines}
+        for line in traceback.format_exception(exc):
+            self.report(line.rstrip("\n"))
+        self.live.pending = False
+        self.live.publish()
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -234,5 +281,5 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
     return Starlette(
         routes=routes,
         lifespan=preview.lifespan,
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
+        middleware=[Middleware(Guard, allowed_hosts=list(allowed_hosts))],
     )

@@ -16,6 +16,13 @@ def inside(out: Path, relative: str) -> Path | None:
     would lie outside ``out`` (``..``, an absolute path, a symlink anywhere on the way)."""
     if "\0" in relative or "\\" in relative:
         return None
+    try:
+        return _inside(out, relative)
+    except (OSError, ValueError):  # a name too long for the file system, and the like
+        return None
+
+
+def _inside(out: Path, relative: str) -> Path | None:
     parts = [part for part in relative.split("/") if part]
     if any(part in (".", "..") for part in parts):
         return None

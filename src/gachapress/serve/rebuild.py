@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-from collections.abc import Iterable, Sequence
+import os
+import traceback
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gachapress.build.builder import BuildOptions, build
 from gachapress.build.outdir import OutputError
+from gachapress.errors import RulesError
 
 #: The code a rebuild runs that a build with nothing to do never loads.
 REBUILD_MODULES = (
@@ -55,20 +58,66 @@ class Rebuilt:
     deferred: bool = False
 
 
-def rebuild(options: BuildOptions, games: Sequence[str], *, quick: bool = False) -> Rebuilt:
+def rebuild(
+    options: BuildOptions,
+    games: Sequence[str],
+    *,
+    quick: bool = False,
+    report: Callable[[str], None] = lambda line: None,
+) -> Rebuilt:
     """Build ``games`` into out/ (the builder's incremental build: only what changed is
     written); ``quick`` leaves the PDFs whose inputs changed for the next, complete rebuild, so
     that the faces and pages of an edit are published first. When a game fails its checks,
-    out/ keeps the last good build."""
+    out/ keeps the last good build.
+
+    It never raises (but for Ctrl-C): a broken rules file met on the way (another game's, read
+    for the site index; one saved again during the build) is a located problem of the game it
+    belongs to, and any other failure is a problem of the games built, its traceback sent to
+    ``report``. out/ is then the last good build, as the builder leaves it."""
     root = options.root.resolve()
     try:
-        report = build(list(games), replace(options, defer_pdfs=quick))
+        built = build(list(games), replace(options, defer_pdfs=quick))
     except OutputError as exc:
         return Rebuilt(False, {game: [f"{options.out}: error: {exc}"] for game in games})
-    problems = {o.game: [p.format(relative_to=root) for p in o.problems] for o in report.games}
-    written = tuple(rel for o in report.games for rel in o.written)
-    deferred = any(o.deferred for o in report.games)
-    return Rebuilt(not report.problems, problems, written, deferred)
+    except RulesError as exc:
+        problems: dict[str, list[str]] = {game: [] for game in games}
+        for problem in exc.problems:
+            owner = _owner(problem.file, options.root, games)
+            problems.setdefault(owner, []).append(problem.format(relative_to=root))
+        return Rebuilt(False, problems)
+    except Exception as exc:
+        for line in traceback.format_exception(exc):
+            report(line.rstrip("\n"))
+        where = f"the rebuild of {', '.join(games)} stopped"
+        return Rebuilt(False, {game: unexpected(exc, root, where) for game in games})
+    problems = {o.game: [p.format(relative_to=root) for p in o.problems] for o in built.games}
+    written = tuple(rel for o in built.games for rel in o.written)
+    deferred = any(o.deferred for o in built.games)
+    return Rebuilt(not built.problems, problems, written, deferred)
+
+
+def _owner(file: Path, root: Path, games: Sequence[str]) -> str:
+    """The game whose rules folder holds ``file`` (any game, previewed or not), else ""."""
+    rules = (root / "rules").resolve()
+    path = Path(file).resolve()
+    if path.is_relative_to(rules) and len(path.relative_to(rules).parts) > 1:
+        return path.relative_to(rules).parts[0]
+    touched = touched_games([path], root, games)
+    return touched[0] if len(touched) == 1 else ""
+
+
+def unexpected(exc: BaseException, root: Path, what: str) -> list[str]:
+    """The overlay's line for a failure nobody planned for: where (the file it names, when it
+    names one), what, and that the last good build is still shown."""
+    filename = getattr(exc, "filename", None)
+    where = "gachapress"
+    if isinstance(filename, str | Path):
+        where = os.path.relpath(filename, root) if Path(filename).is_absolute() else str(filename)
+    said = str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc)
+    return [
+        f"{where}: error: {what}: {said or type(exc).__name__} (the page shows the last good "
+        "build; the terminal has the details; the next save rebuilds)"
+    ]
 
 
 def prepare(options: BuildOptions, games: Sequence[str]) -> None:

@@ -15,6 +15,7 @@
   const bots = seats.dataset.bots.split(" ");
   let current = null;
   let shown = null;
+  let mover = null; // the person who moved last at this screen (Undo asks for them until the next is shown)
 
   const say = (text) => {
     message.textContent = text || "";
@@ -72,7 +73,9 @@
     history.replaceState(null, "", `#${status.session}`); // a reload (after a save) goes on
     $("controls").hidden = false;
     $("new-game").open = false;
+    // Before the end, the log is the shown player's view of the game (set when it is shown)
     $("download").href = `/_serve/table/${status.session}/log`;
+    $("download").hidden = !status.over;
     const seat = status.over ? (status.humans.includes(shown) ? shown : status.humans[0]) : status.turn;
     if (seat === undefined || seat === null) {
       table.replaceChildren();
@@ -93,13 +96,21 @@
   };
   const show = async (seat) => {
     const response = await fetch(`/_serve/table/${current.session}?seat=${seat}`);
-    if (!response.ok) throw new Error(await response.text());
+    if (!response.ok) {
+      const text = await response.text();
+      let said = text;
+      try { said = JSON.parse(text).error; } catch { /* a plain sentence */ }
+      throw new Error(said);
+    }
     pass.hidden = true;
     table.innerHTML = await response.text();
     shown = seat;
+    $("download").href = `/_serve/table/${current.session}/log?seat=${seat}`;
+    $("download").hidden = false;
     for (const button of table.querySelectorAll("button.action")) {
       button.addEventListener("click", () => attempt(async () => {
         say("");
+        mover = seat;
         await go(await call(`/_serve/table/${current.session}/act`, { action: button.dataset.action }));
       }));
     }
@@ -128,8 +139,10 @@
   });
   $("undo").addEventListener("click", () => attempt(async () => {
     say("");
+    const seat = shown !== null ? shown : mover;
+    const status = await call(`/_serve/table/${current.session}/undo`, seat === null ? {} : { seat });
     shown = null;
-    await go(await call(`/_serve/table/${current.session}/undo`));
+    await go(status);
   }));
   $("restart").addEventListener("click", () => attempt(async () => {
     say("");
@@ -141,7 +154,11 @@
     if (!file) return;
     say("");
     shown = null;
-    const response = await fetch(`/_serve/play/${game}/upload`, { method: "POST", body: await file.text() });
+    const response = await fetch(`/_serve/play/${game}/upload`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: await file.text(),
+    });
     const answer = await response.json();
     if (!response.ok) throw new Error(`${file.name}: ${answer.error}`);
     await go(answer);

@@ -6,7 +6,6 @@ turn it is (or, once the game is over, any human seat)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -19,13 +18,12 @@ from gachapress.engine.core import Game, IllegalAction, load_game
 from gachapress.errors import GachapressError
 from gachapress.publish import templating
 from gachapress.serve.files import NO_CACHE
+from gachapress.serve.guard import body_json
 from gachapress.serve.play.present import seat_view
-from gachapress.serve.play.session import HUMAN, PlayError, Session, Sessions, from_log
+from gachapress.serve.play.session import PlayError, Session, Sessions, from_log
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
 VIEWS = templating.environment(PAGES)
-#: The largest log an upload may send (a long game's log is tens of kilobytes).
-MAX_UPLOAD = 4 * 1024 * 1024
 
 
 def status(key: str, session: Session) -> dict[str, Any]:
@@ -51,16 +49,6 @@ def refused(message: str, code: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=code)
 
 
-async def _json(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > MAX_UPLOAD:
-        raise PlayError("the request is too large")
-    try:
-        return json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PlayError(f"not JSON: {exc}") from None
-
-
 #: A route's work once its game in play is found: the request, the game's key and session.
 SessionHandler = Callable[[Request, str, Session], Awaitable[Response]]
 
@@ -75,19 +63,17 @@ def play_routes(
         game = request.path_params["game"]
         return load_game(game, rules_dir) if game in games else None
 
-    def found(request: Request) -> tuple[str, Session] | None:
-        key = request.path_params["key"]
-        session = tables.get(key)
-        return None if session is None else (key, session)
-
     def of_session(handler: SessionHandler) -> Callable[[Request], Awaitable[Response]]:
-        """A route of one game in play (``key`` in the path): 404 when there is none."""
+        """A route of one game in play (``key`` in the path): 404 saying why when there is
+        none."""
 
         async def route(request: Request) -> Response:
-            here = found(request)
-            if here is None:
-                return refused("no such game", 404)
-            return await handler(request, *here)
+            key = request.path_params["key"]
+            try:
+                session = tables.get(key)
+            except PlayError as exc:
+                return refused(str(exc), 404)
+            return await handler(request, key, session)
 
         return route
 
@@ -115,16 +101,11 @@ def play_routes(
             game = fresh(request)
             if game is None:
                 return refused("no such game in this preview", 404)
-            setup = await _json(request)
+            setup = body_json(request)
             if not isinstance(setup, dict):
                 raise PlayError("the setup is not an object")
-            seed = setup.get("seed", 0)
-            if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-                raise PlayError(f"the deal number must be a whole number, not {seed!r}")
-            seats = setup.get("seats")
-            if not isinstance(seats, list) or HUMAN not in seats:
-                raise PlayError('at least one player must be a person ("human")')
-            session = Session(game, str(setup.get("mode")), seed, seats)
+            mode, seed, seats = str(setup.get("mode")), setup.get("seed", 0), setup.get("seats")
+            session = Session(game, mode, seed, seats)
         except (PlayError, GachapressError) as exc:
             return refused(str(exc))
         return JSONResponse(status(tables.add(session), session))
@@ -134,30 +115,25 @@ def play_routes(
             game = fresh(request)
             if game is None:
                 return refused("no such game in this preview", 404)
-            session = from_log(game, await _json(request))
+            session = from_log(game, body_json(request))
         except (PlayError, GachapressError) as exc:
             return refused(str(exc))
         return JSONResponse(status(tables.add(session), session))
 
-    async def view(request: Request) -> Response:
-        here = found(request)
-        if here is None:
-            return Response("no such game", status_code=404)
-        _key, session = here
+    @of_session
+    async def view(request: Request, key: str, session: Session) -> Response:
         try:
             seat = int(request.query_params.get("seat", ""))
         except ValueError:
             return Response("which seat?", status_code=400)
-        turn = session.state.current_player
-        allowed = seat == turn if turn is not None else True
-        if seat not in session.humans or not allowed:
+        if not session.may_see(seat):
             return Response("that seat's cards are not yours to see now", status_code=403)
         return HTMLResponse(draw(session, seat), headers=NO_CACHE)
 
     @of_session
     async def act(request: Request, key: str, session: Session) -> Response:
         try:
-            move = await _json(request)
+            move = body_json(request)
             if not isinstance(move, dict) or not isinstance(move.get("action"), str):
                 raise PlayError('send {"action": "..."}')
             session.act(move["action"])
@@ -167,16 +143,20 @@ def play_routes(
             return refused(str(exc), 409)
         return JSONResponse(status(key, session))
 
-    async def current(request: Request) -> Response:
-        here = found(request)
-        if here is None:
-            return refused("no such game (the server was restarted?)", 404)
-        return JSONResponse(status(*here))
+    @of_session
+    async def current(request: Request, key: str, session: Session) -> Response:
+        return JSONResponse(status(key, session))
 
     @of_session
     async def undo(request: Request, key: str, session: Session) -> Response:
-        if not session.undo():
-            return refused("there is no move of yours to take back", 409)
+        asked = body_json(request)
+        seat = asked.get("seat") if isinstance(asked, dict) else None
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            return refused(f"the seat asking to take a move back is a number, not {seat!r}")
+        try:
+            session.undo(seat)
+        except PlayError as exc:
+            return refused(str(exc), 409)
         return JSONResponse(status(key, session))
 
     @of_session
@@ -186,9 +166,17 @@ def play_routes(
 
     @of_session
     async def download(request: Request, key: str, session: Session) -> Response:
+        humans = session.humans
+        asked = request.query_params.get("seat", str(humans[0]) if len(humans) == 1 else "")
+        try:
+            document = session.log(int(asked) if asked.isascii() and asked.isdigit() else None)
+        except PlayError as exc:
+            return refused(str(exc), 403)
         name = f"{session.game.id}-{session.seed}.json"
+        if "seat" in document:
+            name = f"{session.game.id}-{session.seed}-player-{document['seat'] + 1}-view.json"
         return JSONResponse(
-            session.log(), headers={"Content-Disposition": f'attachment; filename="{name}"'}
+            document, headers={"Content-Disposition": f'attachment; filename="{name}"'}
         )
 
     def asset(name: str, media: str) -> Callable[[Request], Any]:
