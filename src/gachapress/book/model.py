@@ -490,8 +490,11 @@ class QuickRefSection(Section):
 @dataclass(frozen=True)
 class CreditsSection(Section):
     kind: ClassVar[str] = "credits"
-    based_on: str
-    project: str
+    based_on: str | None
+    """The original rules the game follows, where its data names them (``seed:``)."""
+    project: str | None
+    """The project's own credits (``project.yaml``), if it gives them."""
+    licence: str | None
     openmoji: str
     """The art's licence, in English whatever the book's language."""
     fonts: str

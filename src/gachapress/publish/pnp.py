@@ -245,10 +245,11 @@ class PnpDocument:
         y += half * 4.2 + 6
         y += self.text(self.ui("credits"), margin, y, width, 6, size=12, bold=True) + 1
         families = sorted({f"{f.family} ({f.license})" for f in fonts.values()})
+        rules = self.ui("pnp_rules", game=self.game.model.name[self.lang])
         credits = [
             self.ui("credits_art", openmoji=artwork.ATTRIBUTION),
             self.ui("pnp_fonts", fonts="; ".join(families)),
-            self.ui("pnp_rules", game=self.game.model.name[self.lang]),
+            *([rules] if self.game.model.seed else []),  # where its data names original rules
             self.ui("pnp_made_with"),
         ]
         for line in credits:

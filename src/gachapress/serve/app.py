@@ -86,8 +86,9 @@ class Preview:
 
         assert self.stop is not None
         root = self.options.root
+        folders = (root / "rules", self.options.templates.folder)  # the package's never change
         async for changes in awatch(
-            root / "rules", self.options.templates, stop_event=self.stop, debounce=400, step=30
+            *(f for f in folders if f.is_dir()), stop_event=self.stop, debounce=400, step=30
         ):
             games = touched_games((path for _, path in changes), root, self.games)
             if games:  # the faces and pages first, then the PDFs they left
