@@ -25,7 +25,7 @@ from reportlab.platypus.paraparser import ParaParser
 
 from gachapress.book import model as m
 from gachapress.book.build import build_books
-from gachapress.book.words import StringTable, source_templates_dir
+from gachapress.book.words import StringTable
 from gachapress.data.load import load_rules
 from gachapress.games import GAME_IDS
 from gachapress.publish.book_pdf import PAGE_SETUPS, BookPdf, Paragraph, Placed, _Frame
@@ -34,10 +34,9 @@ from gachapress.render.faces import game_faces
 from gachapress.render.fonts import cache_dir
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
-from tests.conftest import ROOT
+from tests.conftest import ROOT, TEMPLATES
 from tests.test_book_model import nodes
 
-TEMPLATES = source_templates_dir()
 LANGUAGES = [(g, lang) for g in GAME_IDS for lang in load_rules(g).model.languages]
 #: The books laid out on a home printer's paper too.
 HOME_BOOKS = {
