@@ -1,7 +1,7 @@
 """Print-and-play PDFs that pair up when printed two-sided (pages 2k-1 and 2k are sheet k):
 
 1. the instructions, with the list of sheets and the credits on its back, in the card language
-   (their words are the ``pnp_*`` strings of ``templates/strings.yaml``);
+   (their words are the ``pnp_*`` strings of ``strings.yaml``);
 2. the alignment test, front and back, to print before anything else;
 3. then every sheet of cards: a page of fronts with crop marks, and the page of their backs
    placed to land behind them when the sheet is turned over on its long edge.
