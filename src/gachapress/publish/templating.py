@@ -9,6 +9,7 @@ line.
 
 from __future__ import annotations
 
+import os
 import traceback
 from functools import cache
 from pathlib import Path
@@ -28,24 +29,27 @@ class _ConfinedLoader(jinja2.FileSystemLoader):
     """Loads each template from the first folder holding it, and only from a file that resolves
     (symlinks followed) inside that folder."""
 
-    def __init__(self, templates: Templates) -> None:
-        super().__init__([str(folder) for folder in templates.folders])
-        self.templates = templates
+    def __init__(self, folders: tuple[Path, ...]) -> None:
+        super().__init__([str(folder) for folder in folders])
+        self.folders = [Path(os.path.normpath(folder)) for folder in folders]  # as jinja names
 
     def get_source(self, environment: jinja2.Environment, template: str) -> Any:
         source, filename, uptodate = super().get_source(environment, template)
-        folder = self.templates.inside(Path(filename)).resolve()
-        if not Path(filename).resolve().is_relative_to(folder):
+        file = Path(filename)
+        folder = next(f for f in self.folders if file.is_relative_to(f)).resolve()
+        if not file.resolve().is_relative_to(folder):
             message = f"resolves outside the templates folder {folder}"
             raise RulesError([Problem(Path(filename), 1, 1, message)])
         return source, filename, uptodate
 
 
 @cache  # one per project and process: templates compile once, and reload when edited
-def environment(templates: Templates) -> jinja2.Environment:
-    """A sandboxed environment that escapes everything and refuses undefined names."""
+def environment(templates: Templates | Path) -> jinja2.Environment:
+    """A sandboxed environment of a project's templates (or of one folder's) that escapes
+    everything and refuses undefined names."""
+    folders = templates.folders if isinstance(templates, Templates) else (templates,)
     return SandboxedEnvironment(
-        loader=_ConfinedLoader(templates),
+        loader=_ConfinedLoader(folders),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -116,5 +120,5 @@ def _problem(env: jinja2.Environment, name: str, exc: jinja2.TemplateError) -> P
 
 def _path(env: jinja2.Environment, name: str) -> Path:
     loader = env.loader
-    assert isinstance(loader, _ConfinedLoader)
-    return loader.templates.path(name)
+    assert isinstance(loader, jinja2.FileSystemLoader)
+    return Path(loader.searchpath[0]) / name
