@@ -33,6 +33,7 @@ from gachapress.book.build import build_books
 from gachapress.book.words import StringTable
 from gachapress.build import names
 from gachapress.data.load import load_rules
+from gachapress.project import Templates
 from gachapress.publish.book_pdf import CARD_WIDTHS, PAGE_SETUPS
 from gachapress.publish.booklet import PAPERS, booklet_order
 from gachapress.publish.stats import book_statistics
@@ -121,7 +122,7 @@ def load_books(project: Path) -> tuple[list[BareBook], dict[str, tuple[str, Draw
     and each card's art (by card id): its form's name and its drawing, parsed once per art."""
     rules, build = project / "rules", project / "build"
     fonts = registered_fonts(cache_dir(build))
-    strings = StringTable.load(project / "templates")
+    strings = StringTable.load(Templates(project))
     books: list[BareBook] = []
     arts: dict[str, str] = {}
     for game_id in GAME_IDS:

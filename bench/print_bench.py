@@ -21,12 +21,14 @@ from pypdf import PdfReader
 
 from example_project import GAME_IDS
 from gachapress.data.load import load_rules
+from gachapress.project import Templates
 from gachapress.publish.pnp import write_pnp
 from gachapress.render.faces import game_faces
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
 
 ROOT = Path(__file__).resolve().parents[1]
+TEMPLATES = Templates(ROOT)
 
 
 def coverage(pdf: Path, folder: Path) -> list[float]:
@@ -61,11 +63,11 @@ def main() -> None:
             for pdf in sys.argv[1:]:
                 print(f"{Path(pdf).name:32s} {describe(Path(pdf), folder)}")
             return
-        presets = load_presets(ROOT / "templates" / "print.yaml")
+        presets = load_presets(TEMPLATES.path("print.yaml"))
         measure = Measure(ROOT / "build" / "fonts")
         for game_id in GAME_IDS:
             game = load_rules(game_id, ROOT / "rules")
-            decks = game_faces(game, ROOT / "templates", presets, measure)
+            decks = game_faces(game, TEMPLATES, presets, measure)
             for paper in ("a4", "letter"):
                 for ink in ("normal", "low"):
                     pdf = folder / f"{game_id}-{paper}-{ink}.pdf"

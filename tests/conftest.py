@@ -14,8 +14,21 @@ from pathlib import Path
 import pytest
 
 from gachapress.data.folders import find_games
+from gachapress.project import DEFAULTS, Templates
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The example project's templates, over the package's.
+TEMPLATES = Templates(ROOT)
+
+
+def own_template(project: Path, name: str) -> Path:
+    """The project's own template ``name``: a copy of the package's, made if the project has
+    none (to be edited)."""
+    target = project / "templates" / name
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(DEFAULTS / name, target)
+    return target
 RULES = ROOT / "rules"
 #: The example project's games, found as every project's are.
 GAME_IDS = tuple(find_games(RULES))

@@ -21,7 +21,7 @@ from gachapress.render.metrics import Measure
 from gachapress.render.pdf import MM, FacePainter
 from gachapress.render.presets import load_presets
 from gachapress.render.svg import face_svg, font_css
-from tests.conftest import ROOT
+from tests.conftest import ROOT, TEMPLATES
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -141,8 +141,8 @@ def test_both_backends_put_every_box_in_the_same_place(card: str) -> None:
     measure = Measure(ROOT / "build" / "fonts")
     decks = game_faces(
         load_rules("gachapon-trick"),
-        ROOT / "templates",
-        load_presets(ROOT / "templates" / "print.yaml"),
+        TEMPLATES,
+        load_presets(TEMPLATES.path("print.yaml")),
         measure,
     )
     face = next(f for d in decks for f, _ in d.fronts if f.key == card)

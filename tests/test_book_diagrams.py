@@ -13,16 +13,15 @@ import pytest
 from gachapress.book import model as m
 from gachapress.book.build import BookBuilder, build_books
 from gachapress.book.diagram import DiagramBuilder
-from gachapress.book.words import StringTable, source_templates_dir
+from gachapress.book.words import StringTable
 from gachapress.data.load import load_rules
 from gachapress.engine.core import Game
 from gachapress.errors import RulesError
 from gachapress.publish.book_html import render_books
-from tests.conftest import GAME_IDS
+from tests.conftest import GAME_IDS, TEMPLATES
 from tests.test_book_pdf import built, page_texts, squash
 from tests.test_player_voice import ENGINE_WORDS, RAW_ACTION
 
-TEMPLATES = source_templates_dir()
 BOOKS = [(g, lang) for g in GAME_IDS for lang in load_rules(g).model.languages]
 
 

@@ -15,17 +15,17 @@ import pytest
 
 from gachapress.book import model as m
 from gachapress.book.build import build_books
-from gachapress.book.words import StringTable, source_templates_dir
+from gachapress.book.words import StringTable
 from gachapress.data.load import load_rules
 from gachapress.errors import RulesError
-from tests.conftest import GAME_IDS, ROOT, RULES
+from tests.conftest import GAME_IDS, ROOT, RULES, TEMPLATES
 
 GAMES_DIR = ROOT / "src" / "gachapress" / "games"
 
 
 @cache
 def books(game_id: str) -> dict[str, m.Book]:
-    return build_books(load_rules(game_id), StringTable.load(source_templates_dir()))
+    return build_books(load_rules(game_id), StringTable.load(TEMPLATES))
 
 
 def nodes(value: Any) -> Iterator[Any]:

@@ -25,7 +25,7 @@ from reportlab.platypus.paraparser import ParaParser
 
 from gachapress.book import model as m
 from gachapress.book.build import build_books
-from gachapress.book.words import StringTable, source_templates_dir
+from gachapress.book.words import StringTable
 from gachapress.data.load import load_rules
 from gachapress.publish.book_pdf import PAGE_SETUPS, BookPdf, Paragraph, Placed, _Frame
 from gachapress.publish.booklet import FIXED_DATE, PAPERS, booklet_order, impose_booklet
@@ -33,10 +33,9 @@ from gachapress.render.faces import game_faces
 from gachapress.render.fonts import cache_dir
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
-from tests.conftest import GAME_IDS, ROOT
+from tests.conftest import GAME_IDS, ROOT, TEMPLATES
 from tests.test_book_model import nodes
 
-TEMPLATES = source_templates_dir()
 LANGUAGES = [(g, lang) for g in GAME_IDS for lang in load_rules(g).model.languages]
 #: The books laid out on a home printer's paper too.
 HOME_BOOKS = {
@@ -54,7 +53,7 @@ HOME_PRINTER_MARGIN = 10 * mm
 def built(game_id: str, lang: str, size: str = "a5") -> tuple[m.Book, bytes, list[Placed]]:
     game = load_rules(game_id)
     measure = Measure(cache_dir(ROOT / "build"))
-    decks = game_faces(game, TEMPLATES, load_presets(TEMPLATES / "print.yaml"), measure)
+    decks = game_faces(game, TEMPLATES, load_presets(TEMPLATES.path("print.yaml")), measure)
     faces = {f.key: f for d in decks for f in [*(face for face, _ in d.fronts), d.back]}
     book = build_books(game, StringTable.load(TEMPLATES))[lang]
     pdf, placed = BookPdf(book, measure.fonts, faces, size).render()

@@ -14,6 +14,7 @@ import pytest
 from fontTools.ttLib import TTFont
 from fontTools.varLib import instancer
 
+from gachapress.project import Templates
 from gachapress.render import fonts
 
 
@@ -57,15 +58,16 @@ def test_fonts_are_kept_for_every_project_in_the_user_cache(
 def test_templates_compile_once_per_process_and_reload_when_edited(tmp_path: Path) -> None:
     from gachapress.publish.templating import environment
 
-    page = tmp_path / "page.j2"
+    page = tmp_path / "templates" / "page.j2"
+    page.parent.mkdir()
     page.write_text("first {{ n }}", encoding="utf-8")
-    env = environment(tmp_path)
+    env = environment(Templates(tmp_path))
     assert env.get_template("page.j2").render(n=1) == "first 1"
-    assert environment(tmp_path) is env
+    assert environment(Templates(tmp_path)) is env
     page.write_text("second {{ n }}", encoding="utf-8")
     later = page.stat().st_mtime + 5
     os.utime(page, (later, later))
-    assert environment(tmp_path).get_template("page.j2").render(n=2) == "second 2"
+    assert environment(Templates(tmp_path)).get_template("page.j2").render(n=2) == "second 2"
 
 
 def test_font_subsets_are_made_once_per_set_of_characters() -> None:

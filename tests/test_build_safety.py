@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from gachapress.build.outdir import MARKER, OutputError, guard
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, own_template, run_cli
 from tests.test_build import letter_pdfs
 from tests.yaml_edit import rename
 
@@ -367,7 +367,7 @@ def test_editing_a_template_or_preset_rebuilds_what_it_shapes(
     project: Path, file: str, old: str, new: str, expected: set[str]
 ) -> None:
     def edit(project: Path) -> None:
-        path = project / file
+        path = own_template(project, file.removeprefix("templates/"))
         text = path.read_text(encoding="utf-8")
         assert old in text, f"{old!r} not in {file}"
         path.write_text(text.replace(old, new, 1), encoding="utf-8")

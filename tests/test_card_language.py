@@ -20,14 +20,14 @@ from gachapress.render.layout import TextLine
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
 from gachapress.render.text import NO_LINE_END, fit
-from tests.conftest import GAME_IDS, ROOT, run_cli
+from tests.conftest import GAME_IDS, ROOT, TEMPLATES, run_cli
 from tests.test_build import snapshot
 from tests.yaml_edit import rename
 
 GAME = "gotchacards"
 ENV = {"GACHAPRESS_BOOK_GAMES": "2"}
 MEASURE = Measure(ROOT / "build" / "fonts")
-PRESETS = load_presets(ROOT / "templates" / "print.yaml")
+PRESETS = load_presets(TEMPLATES.path("print.yaml"))
 SVG = "{http://www.w3.org/2000/svg}"
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
@@ -215,7 +215,7 @@ def test_japanese_faces_keep_the_japanese_floor_and_set_numbers_in_latin() -> No
     english, japanese = (
         {
             face.key: face
-            for deck in game_faces(game, ROOT / "templates", PRESETS, MEASURE, lang)
+            for deck in game_faces(game, TEMPLATES, PRESETS, MEASURE, lang)
             for face, _ in deck.fronts
         }
         for lang in ("en", "ja")
@@ -262,7 +262,7 @@ def test_gotcha_printed_in_english_has_english_cards_only() -> None:
     game = load_rules("gotcha")
     faces = [
         face
-        for deck in game_faces(game, ROOT / "templates", PRESETS, MEASURE, "en")
+        for deck in game_faces(game, TEMPLATES, PRESETS, MEASURE, "en")
         for face in [*(f for f, _ in deck.fronts), deck.back]
     ]
     texts = [line.text for face in faces for line in _lines(face)]

@@ -18,7 +18,7 @@ from gachapress.render.layout import Art, Ellipse, load_layout
 from gachapress.render.metrics import Measure
 from gachapress.render.pdf import MM, FacePainter
 from gachapress.render.presets import load_presets
-from tests.conftest import ROOT
+from tests.conftest import ROOT, TEMPLATES
 
 DPI = 200
 SIMULATIONS = {
@@ -46,8 +46,8 @@ def simulate(rgb: np.ndarray, kind: str) -> np.ndarray:
 def render_hand(game_id: str, keys: list[str], folder: Path) -> list[np.ndarray]:
     """Each face rendered on its own through the PDF backend and poppler."""
     measure = Measure(ROOT / "build" / "fonts")
-    presets = load_presets(ROOT / "templates" / "print.yaml")
-    decks = game_faces(load_rules(game_id), ROOT / "templates", presets, measure)
+    presets = load_presets(TEMPLATES.path("print.yaml"))
+    decks = game_faces(load_rules(game_id), TEMPLATES, presets, measure)
     faces = {f.key: f for d in decks for f, _ in d.fronts}
     out = []
     for key in keys:
@@ -104,8 +104,8 @@ def test_every_gotchacards_card_carries_its_type_symbol_black_on_advanced_cards(
     """The seed's card anatomy: the symbol in the bottom-right corner says the card's type."""
     game = load_rules("gotchacards")
     layout, _ = load_layout(ROOT / "templates" / "cards" / "gotchacards.yaml")
-    presets = load_presets(ROOT / "templates" / "print.yaml")
-    decks = game_faces(game, ROOT / "templates", presets, Measure(ROOT / "build" / "fonts"))
+    presets = load_presets(TEMPLATES.path("print.yaml"))
+    decks = game_faces(game, TEMPLATES, presets, Measure(ROOT / "build" / "fonts"))
     cards = {c.id: c for _, deck in game.model.deck_items() for c in deck.faces()}
     for face, _ in decks[0].fronts:
         card = cards[face.key]

@@ -25,7 +25,7 @@ from gachapress.render.faces import game_faces
 from gachapress.render.layout import TextLine, refit
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, TEMPLATES, run_cli
 
 GAMES = ("gotcha", "gasha")
 INCH = 72  # points
@@ -64,7 +64,7 @@ def test_png_has_every_face_and_back_at_300_dpi_with_bleed(out: Path, game: str)
     expected = {f"{card}.png" for deck in decks(game).values() for card in deck}
     expected |= {f"back-{deck}.png" for deck in decks(game)}
     assert {p.name for p in folder.glob("*.png")} == expected
-    presets = load_presets(ROOT / "templates" / "print.yaml")
+    presets = load_presets(TEMPLATES.path("print.yaml"))
     for name in expected:
         image = Image.open(folder / name)
         assert dpi(image) == (300, 300)
@@ -114,14 +114,14 @@ def test_tgc_poker_pngs_are_825_by_1125_at_300_dpi_with_quantities(out: Path, ga
 @pytest.mark.parametrize("game", ["gotchacards", "gachapon-trick", "gotcha", "rps-fire", "gasha"])
 def test_inch_cards_keep_text_inside_the_shop_safe_area(game: str) -> None:
     """Every line of text of every face, drawn at 2.5 x 3.5 in, lies 1/8 in inside the trim."""
-    presets = load_presets(ROOT / "templates" / "print.yaml")
+    presets = load_presets(TEMPLATES.path("print.yaml"))
     measure = Measure(ROOT / "build" / "fonts")
     roles = {font.name: role for role, font in measure.fonts.items()}
     inch = presets.sizes["inch"]["poker"]
     assert (inch.width, inch.height, inch.bleed, inch.safe) == pytest.approx(
         (63.5, 88.9, 3.175, 3.175)
     )
-    for deck in game_faces(load_rules(game, ROOT / "rules"), ROOT / "templates", presets, measure):
+    for deck in game_faces(load_rules(game, ROOT / "rules"), TEMPLATES, presets, measure):
         if deck.shape_id != "poker":
             continue
         for face in [deck.back, *(f for f, _ in deck.fronts)]:

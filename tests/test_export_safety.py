@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gachapress.build.outdir import MARKER
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, own_template, run_cli
 from tests.test_build_safety import ENV, contents, edit_card_text, lock_held
 
 GAME = "rps-fire"
@@ -145,7 +145,7 @@ def test_the_same_inputs_give_the_same_bytes(project: Path, tmp_path: Path) -> N
 
 
 def test_a_shop_size_that_breaks_the_safe_zone_is_a_located_error(project: Path) -> None:
-    presets = project / "templates" / "print.yaml"
+    presets = own_template(project, "print.yaml")
     text = presets.read_text("utf-8")
     assert "      safe: 3.175\n" in text
     presets.write_text(text.replace("      safe: 3.175\n", "      safe: 6\n"), "utf-8")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, Run, run_cli
+from tests.conftest import ROOT, Run, own_template, run_cli
 
 GAME = "rps-fire"
 CARD = "rock-0"
@@ -324,7 +324,7 @@ ESCAPE = "{{ cycler.__init__.__globals__.os.popen('touch PWNED').read() }}"
 def test_bad_template_is_a_located_error_in_check_and_build(
     project: Path, template: str, line: str, message: str
 ) -> None:
-    path = project / "templates" / template
+    path = own_template(project, template)
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     at = next(i for i, text in enumerate(lines) if "<title>" in text)
     lines.insert(at, line + "\n")
@@ -523,7 +523,7 @@ def test_template_file_symlinked_outside_the_project_is_refused(
     project: Path, tmp_path_factory, name: str
 ) -> None:
     outside = tmp_path_factory.mktemp("outside") / name
-    template = project / "templates" / name
+    template = own_template(project, name)
     shutil.move(template, outside)
     template.symlink_to(outside)
     folder = (project / "templates").resolve()

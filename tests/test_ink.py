@@ -17,15 +17,15 @@ from gachapress.render.ink import beneath, contrast, low_ink
 from gachapress.render.layout import TextLine
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
-from tests.conftest import GAME_IDS, ROOT
+from tests.conftest import GAME_IDS, ROOT, TEMPLATES
 
-PRESETS = load_presets(ROOT / "templates" / "print.yaml")
-STRINGS = StringTable.load(ROOT / "templates")
+PRESETS = load_presets(TEMPLATES.path("print.yaml"))
+STRINGS = StringTable.load(TEMPLATES)
 
 
 def _faces(game_id: str):
     decks = game_faces(
-        load_rules(game_id), ROOT / "templates", PRESETS, Measure(ROOT / "build" / "fonts")
+        load_rules(game_id), TEMPLATES, PRESETS, Measure(ROOT / "build" / "fonts")
     )
     for deck in decks:
         for face, _ in deck.fronts:
@@ -77,7 +77,7 @@ def _coverage(pdf: Path, page: int, folder: Path) -> float:
 def test_low_ink_backs_and_fronts_use_much_less_ink(tmp_path: Path) -> None:
     game = load_rules("gachapon-trick")
     measure = Measure(ROOT / "build" / "fonts")
-    decks = game_faces(game, ROOT / "templates", PRESETS, measure)
+    decks = game_faces(game, TEMPLATES, PRESETS, measure)
     normal, low = tmp_path / "normal.pdf", tmp_path / "low.pdf"
     write_pnp(normal, game, decks, PRESETS.sheets["a4"], measure, STRINGS)
     write_pnp(low, game, decks, PRESETS.sheets["a4"], measure, STRINGS, ink="low")

@@ -18,13 +18,13 @@ from gachapress.publish.imposition import slots
 from gachapress.render.faces import game_faces
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, TEMPLATES, run_cli
 
 GAME = "gachapon-trick"
 #: Book games per build: these tests read cards and sheets, never the statistics.
 ENV = {"GACHAPRESS_BOOK_GAMES": "2"}
 PT = 72 / 25.4
-PRESETS = load_presets(ROOT / "templates" / "print.yaml")
+PRESETS = load_presets(TEMPLATES.path("print.yaml"))
 SHEETS = {"a4": (841.8898, 595.2756), "letter": (792.0, 612.0)}  # landscape
 
 
@@ -42,7 +42,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def decks():
     game = load_rules(GAME)
-    return game_faces(game, ROOT / "templates", PRESETS, Measure(ROOT / "build" / "fonts"))
+    return game_faces(game, TEMPLATES, PRESETS, Measure(ROOT / "build" / "fonts"))
 
 
 def test_one_svg_per_distinct_face_and_per_back(built: Path, decks) -> None:
@@ -243,7 +243,7 @@ def test_every_text_object_in_the_pdf_lies_in_its_cards_safe_zone(built: Path, p
 )
 def test_no_card_text_is_set_below_7_pt_nor_japanese_below_7_5(game_id: str) -> None:
     measure = Measure(ROOT / "build" / "fonts")
-    decks = game_faces(load_rules(game_id), ROOT / "templates", PRESETS, measure)
+    decks = game_faces(load_rules(game_id), TEMPLATES, PRESETS, measure)
     for deck in decks:
         for face in [f for f, _ in deck.fronts] + [deck.back]:
             for item in face.items:

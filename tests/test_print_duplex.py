@@ -26,13 +26,13 @@ from gachapress.render.art import ATTRIBUTION
 from gachapress.render.faces import game_faces
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
-from tests.conftest import GAME_IDS, ROOT, run_cli
+from tests.conftest import GAME_IDS, ROOT, TEMPLATES, run_cli
 
 PT = 72 / 25.4
 PAPERS = ("a4", "letter")
 CASES = [(game, paper) for game in GAME_IDS for paper in PAPERS]
-PRESETS = load_presets(ROOT / "templates" / "print.yaml")
-STRINGS = StringTable.load(ROOT / "templates")
+PRESETS = load_presets(TEMPLATES.path("print.yaml"))
+STRINGS = StringTable.load(TEMPLATES)
 #: How the alignment test's two sides begin, in each card language.
 ALIGNMENT_TITLES = {
     "en": ("Alignment test, front", "Alignment test, back"),
@@ -62,7 +62,7 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path
     out = {}
     for game_id in GAME_IDS:
         game = load_rules(game_id)
-        decks = game_faces(game, ROOT / "templates", PRESETS, measure)
+        decks = game_faces(game, TEMPLATES, PRESETS, measure)
         for paper in PAPERS:
             path = folder / f"{game_id}-{paper}.pdf"
             write_pnp(path, game, decks, PRESETS.sheets[paper], measure, STRINGS)
@@ -73,7 +73,7 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path
 def _decks(game_id: str) -> dict[str, tuple[str, int]]:
     """Each card face's key -> (its deck's back key, copies), from the rules."""
     decks = game_faces(
-        load_rules(game_id), ROOT / "templates", PRESETS, Measure(ROOT / "build" / "fonts")
+        load_rules(game_id), TEMPLATES, PRESETS, Measure(ROOT / "build" / "fonts")
     )
     return {face.key: (deck.back.key, count) for deck in decks for face, count in deck.fronts}
 
@@ -258,7 +258,7 @@ def test_the_instructions_speak_the_card_language(pdfs, tmp_path: Path) -> None:
     Japanese font, and the document says so; with its English cards they are English."""
     game = load_rules("rps-fire")
     measure = Measure(ROOT / "build" / "fonts")
-    decks = game_faces(game, ROOT / "templates", PRESETS, measure, "ja")
+    decks = game_faces(game, TEMPLATES, PRESETS, measure, "ja")
     path = tmp_path / "ja.pdf"
     write_pnp(path, game, decks, PRESETS.sheets["letter"], measure, STRINGS, ink="low")
     japanese, english = PdfReader(path), PdfReader(pdfs["rps-fire", "letter"])
@@ -294,7 +294,7 @@ def test_every_instruction_string_is_given_in_every_card_language() -> None:
 
 def test_a_grid_that_does_not_fit_its_paper_is_a_located_error(tmp_path: Path) -> None:
     """Nine cards upright on A4 with their bleed, marks and the 5 mm margin: 213 mm > 210 mm."""
-    text = (ROOT / "templates" / "print.yaml").read_text(encoding="utf-8")
+    text = (TEMPLATES.path("print.yaml")).read_text(encoding="utf-8")
     bad = text.replace("page: [297, 210]", "page: [210, 297]").replace(
         "poker: {columns: 4, rows: 2, gutter: 6}", "poker: {columns: 3, rows: 3, gutter: 6}"
     )
@@ -314,7 +314,7 @@ def test_the_back_offset_moves_backs_right_and_down_as_seen_on_the_backs_page(
 ) -> None:
     game = load_rules("rps-fire")
     measure = Measure(ROOT / "build" / "fonts")
-    decks = game_faces(game, ROOT / "templates", PRESETS, measure)
+    decks = game_faces(game, TEMPLATES, PRESETS, measure)
     shifted = tmp_path / "shifted.pdf"
     write_pnp(shifted, game, decks, PRESETS.sheets["a4"], measure, STRINGS, back_offset=(1.5, -1.0))
     plain, moved = PdfReader(pdfs["rps-fire", "a4"]), PdfReader(shifted)

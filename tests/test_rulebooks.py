@@ -11,16 +11,14 @@ from typing import Any
 
 import pytest
 
-from gachapress.book.words import StringTable, missing_labels, source_templates_dir
+from gachapress.book.words import StringTable, missing_labels
 from gachapress.data.load import load_rules
 from gachapress.errors import RulesError
 from gachapress.publish import stats as stats_module
 from gachapress.publish.book_html import render_rulebooks, write_rulebooks
 from gachapress.publish.charts import Bar, Span, bar_chart, range_chart
 from gachapress.publish.site import render_index, write_index
-from tests.conftest import GAME_IDS, RULES
-
-TEMPLATES = source_templates_dir()
+from tests.conftest import GAME_IDS, RULES, TEMPLATES
 
 
 @pytest.fixture(scope="module")
@@ -167,7 +165,7 @@ def test_labels_exist_in_every_language_a_game_publishes() -> None:
 
 
 def test_pages_need_no_network(pages: dict[str, dict[str, str]]) -> None:
-    index = render_index([load_rules(g) for g in GAME_IDS])
+    index = render_index([load_rules(g) for g in GAME_IDS], TEMPLATES)
     for html in [index, *(h for by_lang in pages.values() for h in by_lang.values())]:
         assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
         assert "url(http" not in html and "@import" not in html
@@ -300,7 +298,7 @@ def test_hostile_text_comes_out_escaped(tmp_path: Path) -> None:
     game = load_rules("gachapon-trick", rules)
     out = tmp_path / "out"
     written = write_rulebooks(game, out / game.id)
-    index = write_index([game], out)
+    index = write_index([game], out, TEMPLATES)
     for file in [*written, index]:
         html = file.read_text(encoding="utf-8")
         tags = parsed_tags(html)
@@ -317,7 +315,7 @@ def test_hostile_text_comes_out_escaped(tmp_path: Path) -> None:
 
 def test_index_links_every_rulebook_and_pdf(tmp_path: Path) -> None:
     games = [load_rules(g) for g in GAME_IDS]
-    html = write_index(games, tmp_path).read_text(encoding="utf-8")
+    html = write_index(games, tmp_path, TEMPLATES).read_text(encoding="utf-8")
     assert '<html lang="en">' in html
     for game in games:
         for lang in game.model.languages:

@@ -21,7 +21,7 @@ from gachapress.render.faces import game_faces
 from gachapress.render.metrics import Measure
 from gachapress.render.pdf import MM, FacePainter
 from gachapress.render.presets import load_presets
-from tests.conftest import ROOT
+from tests.conftest import ROOT, TEMPLATES
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 CASES = [
@@ -41,8 +41,8 @@ def render(game_id: str, key: str, folder: Path) -> Path:
     measure = Measure(ROOT / "build" / "fonts")
     decks = game_faces(
         load_rules(game_id),
-        ROOT / "templates",
-        load_presets(ROOT / "templates" / "print.yaml"),
+        TEMPLATES,
+        load_presets(TEMPLATES.path("print.yaml")),
         measure,
     )
     faces = {f.key: f for d in decks for f in [*(f for f, _ in d.fronts), d.back]}

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gachapress.build.builder import BuildOptions, _inputs_hash
+from gachapress.project import Templates
 from gachapress.sweep import Store, load_sweep, run_sweep
 from gachapress.sweep.run import in_process
 from tests.conftest import GAME_IDS, ROOT, run_cli
@@ -204,7 +205,7 @@ def test_the_page_marks_win_rates_outside_the_fair_band(project: Path) -> None:
     assert report["cells"][1]["unfair_seats"] == [0, 1, 2, 3]
     assert report["cells"][1]["first_seat_advantage"] == 0.75
     page = project / "page.html"
-    write_page(report, "a sweep", project / "templates", page)
+    write_page(report, "a sweep", Templates(project), page)
     text = page.read_text()
     assert text.count('class="unfair"') == 4 + 3 + 4  # every seat of the three lopsided cells
     assert "Outside the fair band: Player 1, Player 2, Player 3, Player 4." in text

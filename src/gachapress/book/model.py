@@ -491,8 +491,10 @@ class QuickRefSection(Section):
 class CreditsSection(Section):
     kind: ClassVar[str] = "credits"
     based_on: str | None
-    """What the game is made from, where its data names original rules."""
-    project: str
+    """The original rules the game follows, where its data names them (``seed:``)."""
+    project: str | None
+    """The project's own credits (``project.yaml``), if it gives them."""
+    licence: str | None
     openmoji: str
     """The art's licence, in English whatever the book's language."""
     fonts: str

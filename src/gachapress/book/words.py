@@ -1,55 +1,48 @@
-"""The words of a book that are not the game's own (``templates/strings.yaml``): section titles,
-labels, the names of rule functions and of their inputs, in every language."""
+"""The words of a book that are not the game's own (``strings.yaml``: the package's, with the
+project's own merged over it): section titles, labels, the names of rule functions and of their
+inputs, in every language."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from gachapress.data.load import GameData
 from gachapress.data.yamlsource import Locations, PathKey, load_yaml
 from gachapress.errors import Problem, RulesError
+from gachapress.project import DEFAULTS, Templates
 
 STRINGS = "strings.yaml"
 
 
-def source_templates_dir() -> Path:
-    """``templates/`` of this source checkout."""
-    return Path(__file__).resolve().parents[3] / "templates"
-
-
-def templates_dir_for(game: GameData) -> Path:
-    """The templates of the project the game's rules belong to (``<root>/rules/<game>`` sits
-    next to ``<root>/templates``), else those of this source checkout."""
-    candidate = game.folder.parent.parent / "templates"
-    if (candidate / STRINGS).is_file():
-        return candidate
-    return source_templates_dir()
-
-
 @dataclass(frozen=True)
 class StringTable:
-    """``templates/strings.yaml``: the words of the pages that are not the game's own, in every
-    language (section titles, labels, the names of rule functions and of their inputs)."""
+    """``strings.yaml``: the words of the pages that are not the game's own, in every language
+    (section titles, labels, the names of rule functions and of their inputs)."""
 
     data: dict[str, Any]
     locations: Locations
 
     @classmethod
-    def load(cls, templates_dir: Path) -> StringTable:
-        """The table of ``templates_dir``, parsed once per content of the file in a process (a
-        preview's rebuilds share it; the data is shared: never modify it)."""
-        file = templates_dir / STRINGS
+    def load(cls, templates: Templates) -> StringTable:
+        """The package's table with the project's ``strings.yaml`` (if any) merged over it key
+        by key, parsed once per content of the file in a process (a preview's rebuilds share
+        it; the data is shared: never modify it)."""
+        base = _package_table()
+        file = templates.own(STRINGS)
+        if file is None:
+            return base
         key, content = file.resolve(), _read(file)
         if content is not None and key in _LOADED and _LOADED[key][0] == content:
             return _LOADED[key][1]
-        data, locations = load_yaml(file, inside=templates_dir)  # says where a problem is
-        if not isinstance(data, dict):
-            raise RulesError([locations.at(()).problem("expected a mapping of strings")])
-        table = cls(data, locations)
+        own = _parse(file, templates.folder)
+        located = Locations(dict(base.locations.values), dict(base.locations.keys))
+        located.update(own.locations)
+        table = cls(_merged(base.data, own.data), located)
         if content is not None and _read(file) == content:  # not saved while it was parsed
             _LOADED[key] = (content, table)
         return table
@@ -68,6 +61,29 @@ class StringTable:
         return self.locations.at(path).problem(message)
 
 
+def _parse(file: Path, folder: Path) -> StringTable:
+    data, locations = load_yaml(file, inside=folder)  # says where a problem is
+    if not isinstance(data, dict):
+        raise RulesError([locations.at(()).problem("expected a mapping of strings")])
+    return StringTable(data, locations)
+
+
+@cache
+def _package_table() -> StringTable:
+    """The package's own table, parsed once per process (its file never changes)."""
+    return _parse(DEFAULTS / STRINGS, DEFAULTS)
+
+
+def _merged(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """``own`` over ``base``: mappings merged key by key, anything else replaced."""
+    merged = dict(base)
+    for key, value in own.items():
+        below = merged.get(key)
+        both = isinstance(below, dict) and isinstance(value, dict)
+        merged[key] = _merged(below, value) if both else value
+    return merged
+
+
 def _read(file: Path) -> bytes | None:
     try:
         return file.read_bytes()
@@ -75,8 +91,8 @@ def _read(file: Path) -> bytes | None:
         return None
 
 
-#: The string tables parsed in this process, by file: the bytes they were parsed from, and the
-#: table.
+#: The project tables parsed in this process, by file: the bytes they were parsed from, and the
+#: table merged over the package's.
 _LOADED: dict[Path, tuple[bytes, StringTable]] = {}
 
 

@@ -29,6 +29,7 @@ from gachapress.build.manifest import (
 )
 from gachapress.build.outdir import MARKER, OutputError
 from gachapress.errors import Problem, RulesError
+from gachapress.project import Templates, project_digest
 
 if TYPE_CHECKING:
     from gachapress.book.model import Book, FileRef
@@ -59,8 +60,8 @@ class BuildOptions:
         return self.root / "build"
 
     @property
-    def templates(self) -> Path:
-        return self.root / "templates"
+    def templates(self) -> Templates:
+        return Templates(self.root)
 
 
 @dataclass
@@ -313,10 +314,12 @@ SWEEP_TEMPLATES = ("sweep.html.j2",)
 
 def _inputs_hash(game_id: str, options: BuildOptions) -> str:
     """Everything a game's outputs are made from: every file of its rules folder (art included),
-    every template, layout and preset, the code and the libraries, and the build options."""
+    every template, layout and preset (the project's and the package's), project.yaml, the code
+    and the libraries, and the build options."""
     return hash_text(
         hash_tree(options.root / "rules" / game_id, options.root, skip=SWEEP_RULES),
-        hash_tree(options.templates, options.root, skip=SWEEP_TEMPLATES),
+        options.templates.digest(skip=SWEEP_TEMPLATES),
+        project_digest(options.root),
         code_version(game_id),
         repr(options.papers),
         repr(options.back_offset),
@@ -348,10 +351,10 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
     from gachapress.render.faces import game_faces
     from gachapress.render.fonts import cache_dir
     from gachapress.render.metrics import Measure
-    from gachapress.render.presets import load_presets
+    from gachapress.render.presets import PRESETS, load_presets
     from gachapress.render.svg import face_svg, font_css
 
-    presets = load_presets(options.templates / "print.yaml")
+    presets = load_presets(options.templates.path(PRESETS))
     measure = Measure(cache_dir(options.build_dir))
     decks = game_faces(game, options.templates, presets, measure, options.lang)
     faces = [face for deck in decks for face, _ in deck.fronts] + [deck.back for deck in decks]
@@ -472,7 +475,7 @@ def _stage_index(
     from gachapress.publish.site import write_index  # only when the index is written anew
 
     games = [load_game_data(game_id, options.root / "rules") for game_id in built]
-    write_index(games, stage, templates_dir=options.templates, papers=options.papers)
+    write_index(games, stage, options.templates, papers=options.papers)
     return True
 
 

@@ -20,6 +20,7 @@ from gachapress.data.examples_file import load_examples_file
 from gachapress.data.folders import find_games, unknown_folders
 from gachapress.data.load import GameData
 from gachapress.errors import Problem, RulesError
+from gachapress.project import Templates, load_project
 
 
 def check(
@@ -58,9 +59,8 @@ def check(
             loaded.append(game)
         else:
             failed += 1
-    templates = root / "templates"
-    checks_templates = bool(selected) and templates.is_dir()
-    if checks_templates and not _check_templates(templates, loaded):
+    checks_templates = bool(selected)
+    if checks_templates and not _check_templates(Templates(root), loaded):
         failed += 1
     if examples is not None:
         failed += not _check_examples_file(examples, root)
@@ -99,13 +99,13 @@ def _face_problems(game: GameData, root: Path) -> list[Problem]:
     a text that does not fit fails here."""
     from gachapress.render.faces import game_faces, layout_path
     from gachapress.render.metrics import Measure
-    from gachapress.render.presets import load_presets
+    from gachapress.render.presets import PRESETS, load_presets
 
-    templates = root / "templates"
+    templates = Templates(root)
     if not layout_path(templates, game.id).is_file():
         return []  # a project with rules only: nothing to lay out
     try:
-        presets = load_presets(templates / "print.yaml")
+        presets = load_presets(templates.path(PRESETS))
         measure = Measure(root / "build" / "fonts")
         for lang in game.model.languages:
             game_faces(game, templates, presets, measure, lang)
@@ -114,23 +114,28 @@ def _face_problems(game: GameData, root: Path) -> list[Problem]:
     return []
 
 
-def _check_templates(folder: Path, games: list[GameData]) -> bool:
-    """Every template compiles, and the rulebooks and the site index render (without the
-    simulated statistics) for the games that passed."""
+def _check_templates(templates: Templates, games: list[GameData]) -> bool:
+    """``project.yaml`` is valid, every template (the project's and the package's) compiles,
+    and the rulebooks and the site index render (without the simulated statistics) for the
+    games that passed."""
     from gachapress.publish.book_html import render_rulebooks
     from gachapress.publish.site import render_index
     from gachapress.publish.templating import check_templates
 
-    problems = check_templates(folder)
+    problems = check_templates(templates)
+    try:
+        load_project(templates.root)
+    except RulesError as exc:
+        problems += exc.problems
     if not problems and games:
         try:
             for game in games:
-                render_rulebooks(game, templates_dir=folder)
-            render_index(games, templates_dir=folder)
+                render_rulebooks(game, templates=templates)
+            render_index(games, templates)
         except RulesError as exc:
             problems = exc.problems
     print_problems(problems)
-    typer.echo(f"{folder.name}/: FAILED" if problems else f"{folder.name}/: ok: the pages render")
+    typer.echo("templates/: FAILED" if problems else "templates/: ok: the pages render")
     return not problems
 
 

@@ -17,6 +17,7 @@ from rich.table import Table
 from gachapress.build import outdir
 from gachapress.cli.common import RootOption, print_problems, progress_bar, rules_dir
 from gachapress.errors import GachapressError, RulesError
+from gachapress.project import Templates
 from gachapress.sweep.file import Cell, Sweep, load_sweep
 from gachapress.sweep.run import Runner, Store, dask_runner, in_process, run_sweep
 
@@ -90,7 +91,7 @@ def sweep(
     report = sweep_report(plan, summaries)
     page = folder / f"{plan.name}.html"
     title = f"{plan.game_name}: sweep {plan.name}"
-    write_page(report, title, root / "templates", page)
+    write_page(report, title, Templates(root), page)
     if as_json:
         typer.echo(json.dumps(report, sort_keys=True))
         return

@@ -16,6 +16,7 @@ from gachapress.build.manifest import code_version, hash_text
 from gachapress.data.load import GameData
 from gachapress.data.model import Card
 from gachapress.data.placeholders import card_texts
+from gachapress.project import Templates
 from gachapress.render.faces import DeckFaces
 from gachapress.render.layout import Face, Shape
 from gachapress.render.metrics import Measure
@@ -41,8 +42,8 @@ class ExportOptions:
     """The card language (``--lang``); None: the game's first language."""
 
     @property
-    def templates(self) -> Path:
-        return self.root / "templates"
+    def templates(self) -> Templates:
+        return Templates(self.root)
 
 
 @dataclass

@@ -68,7 +68,7 @@ def load_source(game_id: str, options: ExportOptions) -> Source:
     from gachapress.data.load import load_rules
     from gachapress.render.faces import game_faces
     from gachapress.render.metrics import Measure
-    from gachapress.render.presets import load_presets
+    from gachapress.render.presets import PRESETS, load_presets
 
     game = load_rules(game_id, options.root / "rules")
     problems: list[Problem] = [
@@ -76,10 +76,11 @@ def load_source(game_id: str, options: ExportOptions) -> Source:
     ]
     if problems:
         raise RulesError(problems)
-    presets = load_presets(options.templates / "print.yaml")
+    file = options.templates.path(PRESETS)
+    presets = load_presets(file)
     measure = Measure(options.root / "build" / "fonts")
     decks = game_faces(game, options.templates, presets, measure, options.lang)
-    problems = list(_size_problems(options.templates / "print.yaml", presets, decks))
+    problems = list(_size_problems(file, presets, decks))
     if problems:
         raise RulesError(problems)
     return Source(game, decks, measure, presets, options)

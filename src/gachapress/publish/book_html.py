@@ -1,6 +1,6 @@
 """The HTML backend of the books: one self-contained page per game and language.
 
-The Jinja2 template ``templates/rulebook.html.j2`` lays out a :class:`~gachapress.book.model.Book`
+The Jinja2 template ``rulebook.html.j2`` lays out a :class:`~gachapress.book.model.Book`
 (autoescaping on, so no text of the rules can inject markup); the stylesheet, the OpenMoji
 icons the book shows, its charts and the subset of the Japanese font its text needs are inlined.
 """
@@ -19,10 +19,11 @@ from markupsafe import Markup, escape
 
 from gachapress.book.build import build_books
 from gachapress.book.model import BarChart, Book, Chart, FileRef, SetupDiagram
-from gachapress.book.words import StringTable, templates_dir_for
+from gachapress.book.words import StringTable
 from gachapress.build import names
 from gachapress.data.load import GameData
 from gachapress.errors import RulesError
+from gachapress.project import Templates
 from gachapress.publish.charts import bar_chart, range_chart
 from gachapress.publish.templating import check_templates, environment, read_template, render
 from gachapress.publish.webfont import font_face
@@ -188,13 +189,13 @@ def with_font(env: Environment, name: str, context: dict[str, Any]) -> str:
     return page.replace(_FONT_PLACE, font_face(page.replace(_FONT_PLACE, "")))
 
 
-def render_books(books: dict[str, Book], templates_dir: Path) -> dict[str, str]:
+def render_books(books: dict[str, Book], templates: Templates) -> dict[str, str]:
     """The HTML of each book, by language; RulesError if a template fails."""
-    problems = check_templates(templates_dir)  # every template, the index's too, before anything
+    problems = check_templates(templates)  # every template, the index's too, before anything
     if problems:
         raise RulesError(problems)
-    env = environment(templates_dir)
-    stylesheet = read_template(templates_dir, STYLESHEET)
+    env = environment(templates)
+    stylesheet = read_template(templates, STYLESHEET)
     return {lang: with_font(env, TEMPLATE, context(b, stylesheet)) for lang, b in books.items()}
 
 
@@ -202,17 +203,18 @@ def render_rulebooks(
     game: GameData,
     stats: dict[str, Any] | None = None,
     *,
-    templates_dir: Path | None = None,
+    templates: Templates | None = None,
     downloads: Sequence[FileRef] = (),
 ) -> dict[str, str]:
-    """The HTML of every language's rulebook, by language; RulesError if a template fails,
-    an example fails, a placeholder names nothing, or a UI string is missing."""
-    folder = templates_dir or templates_dir_for(game)
-    problems = check_templates(folder)
+    """The HTML of every language's rulebook, by language, laid out by ``templates`` (by default
+    those of the game's project); RulesError if a template fails, an example fails, a
+    placeholder names nothing, or a UI string is missing."""
+    templates = templates or Templates(game.root)
+    problems = check_templates(templates)
     if problems:
         raise RulesError(problems)
-    books = build_books(game, StringTable.load(folder), stats, downloads)
-    return render_books(books, folder)
+    books = build_books(game, StringTable.load(templates), stats, downloads)
+    return render_books(books, templates)
 
 
 def write_rulebooks(
@@ -220,13 +222,13 @@ def write_rulebooks(
     out_dir: Path,
     stats: dict[str, Any] | None = None,
     *,
-    templates_dir: Path | None = None,
+    templates: Templates | None = None,
 ) -> list[Path]:
     """Write ``rulebook.<lang>.html`` for every language of the game into ``out_dir``.
 
     Nothing is written unless every page renders: a failing example raises RulesError first.
     """
-    pages = render_rulebooks(game, stats, templates_dir=templates_dir)
+    pages = render_rulebooks(game, stats, templates=templates)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []

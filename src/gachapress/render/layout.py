@@ -1,7 +1,8 @@
 """The card-layout model: what a face shows and where, as data, resolved per card into
 primitives (rectangles, ellipses, text lines, art) that both backends draw the same way.
 
-Layouts live in ``templates/cards/<game>.yaml``; shapes and sheets in ``templates/print.yaml``.
+Layouts live in ``templates/cards/<game>.yaml``; shapes and sheets in ``print.yaml`` (the
+package's, unless the project's ``templates/`` has its own).
 All lengths are millimetres, measured from the top-left corner of the trim box (the bleed lies
 at negative coordinates and beyond the trim size).
 """

@@ -1,4 +1,4 @@
-"""Shapes and sheet geometries, as data (``templates/print.yaml``), selectable by name."""
+"""Shapes and sheet geometries, as data (``print.yaml``), selectable by name."""
 
 from __future__ import annotations
 
@@ -53,6 +53,8 @@ class PrintPresets(Strict):
     """Shop sizes by name: for each shape id, the shape a shop cuts in its place."""
 
 
+#: The presets' file among the templates.
+PRESETS = "print.yaml"
 #: Space between a card's bleed and the start of its crop marks, in mm.
 MARK_GAP = 1.0
 

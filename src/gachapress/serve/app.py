@@ -96,9 +96,10 @@ class Preview:
         from watchfiles import awatch
 
         assert self.stop is not None
+        root = self.options.root
+        folders = (root / "rules", self.options.templates.folder)  # the package's never change
         async for batch in awatch(
-            self.options.root / "rules", self.options.templates,
-            stop_event=self.stop, debounce=400, step=30,
+            *(f for f in folders if f.is_dir()), stop_event=self.stop, debounce=400, step=30
         ):
             yield batch
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from gachapress.build.builder import BuildOptions, build
 from gachapress.build.outdir import OutputError
 from gachapress.errors import RulesError
+from gachapress.project import Templates
 
 #: The code a rebuild runs that a build with nothing to do never loads.
 REBUILD_MODULES = (
@@ -31,7 +32,7 @@ def touched_games(changed: Iterable[Path | str], root: Path, games: Sequence[str
     """The games (of ``games``) whose outputs a change of these files may alter: a file of
     ``rules/<game>/`` or the layout ``templates/cards/<game>.yaml`` touches that game; any
     other template touches every game."""
-    rules, templates = (root / "rules").resolve(), (root / "templates").resolve()
+    rules, templates = (root / "rules").resolve(), Templates(root).folder.resolve()
     touched: set[str] = set()
     for name in changed:
         path = Path(name).resolve()

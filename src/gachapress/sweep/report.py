@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from gachapress.project import Templates
 from gachapress.publish.charts import Bar, bar_chart
 from gachapress.publish.templating import environment, render
 from gachapress.sim import Summary
@@ -63,7 +64,7 @@ def _cell(name: str, settings: dict[str, Any], players: int, summary: Summary) -
     }
 
 
-def write_page(report: dict[str, Any], title: str, templates: Path, target: Path) -> None:
+def write_page(report: dict[str, Any], title: str, templates: Templates, target: Path) -> None:
     """The report as a self-contained HTML page with a win-rate chart per cell."""
     cells = []
     for number, cell in enumerate(report["cells"]):
