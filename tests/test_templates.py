@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from gachapress.book.words import StringTable
+from gachapress.data.project_file import load_project
 from gachapress.errors import RulesError
-from gachapress.project import DEFAULTS, Templates, load_project
+from gachapress.project import DEFAULTS, Templates
 from gachapress.publish.templating import check_templates, environment
 from tests.conftest import ROOT, run_cli
 

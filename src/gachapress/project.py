@@ -1,5 +1,5 @@
 """A project's own files besides its games: its templates, over the package's defaults, and
-``project.yaml`` (the site's title, the credits and the licence every output carries).
+``project.yaml`` (read by ``data.project_file``). Light: a build with nothing to do reads it.
 
 The package ships every template a build needs (``gachapress/defaults/``); a file of the
 project's ``templates/`` folder replaces the package's file of the same name, and the project's
@@ -12,13 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from gachapress.build.manifest import hash_file, hash_text, hash_tree
-from gachapress.data.model import Line, Strict, Text
-from gachapress.data.validate import located_problems
-from gachapress.data.yamlsource import load_yaml
-from gachapress.errors import RulesError
 
 #: The templates, presets and strings shipped inside the package.
 DEFAULTS = Path(__file__).resolve().parent / "defaults"
@@ -62,47 +56,6 @@ class Templates:
         return hash_text(
             hash_tree(self.folder, self.root, skip=skip), hash_tree(DEFAULTS, DEFAULTS, skip=skip)
         )
-
-
-class ProjectFile(Strict):
-    """``project.yaml``: what every output of the project says about the project itself."""
-
-    title: Line | Text | None = None
-    """The site's title."""
-    intro: Line | Text | None = None
-    """The site index's opening paragraph."""
-    credits: Line | Text | None = None
-    """Shown on the site index and in every rulebook's credits."""
-    licence: Line | Text | None = None
-    """The licence of the games, shown with the credits."""
-
-
-@dataclass(frozen=True)
-class Project:
-    """A project's ``project.yaml`` (every field None without one) and the folder's name."""
-
-    name: str
-    file: ProjectFile
-
-    def text(self, field: str, lang: str) -> str | None:
-        """A field in ``lang`` (else in the first language it gives), or None when unset."""
-        value = getattr(self.file, field)
-        if isinstance(value, dict):
-            return value.get(lang) or next(iter(value.values()), None)
-        return value
-
-
-def load_project(root: Path) -> Project:
-    """The project at ``root``; RulesError (located) when its ``project.yaml`` is wrong."""
-    name = root.resolve().name
-    file = root / PROJECT_FILE
-    if not os.path.lexists(file):
-        return Project(name, ProjectFile())
-    data, locations = load_yaml(file, inside=root)
-    try:
-        return Project(name, ProjectFile.model_validate({} if data is None else data))
-    except ValidationError as exc:
-        raise RulesError(located_problems(exc, data, locations)) from None
 
 
 def project_digest(root: Path) -> str:

@@ -41,10 +41,10 @@ from gachapress.data.placeholders import (
     fill,
     model_data,
 )
+from gachapress.data.project_file import load_project
 from gachapress.data.yamlsource import PathKey
 from gachapress.engine.core import Game
 from gachapress.errors import RulesError
-from gachapress.project import load_project
 
 # -- helpers the games build their tables with ---------------------------------------------------
 

@@ -19,8 +19,9 @@ from gachapress.cli.common import (
 from gachapress.data.examples_file import load_examples_file
 from gachapress.data.folders import find_games, unknown_folders
 from gachapress.data.load import GameData
+from gachapress.data.project_file import load_project
 from gachapress.errors import Problem, RulesError
-from gachapress.project import Templates, load_project
+from gachapress.project import Templates
 
 
 def check(

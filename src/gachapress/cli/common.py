@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 
 from gachapress.data.folders import find_games
 from gachapress.data.load import GameData, load_rules
+from gachapress.data.project_file import load_project
 from gachapress.errors import Problem, RulesError
 
 RootOption = Annotated[
@@ -38,7 +39,7 @@ def select_games(names: list[str] | None, root: Path) -> list[str]:
         if name not in found:
             choices = f"choose from {', '.join(found)}" if found else "the project has none"
             raise typer.BadParameter(f"unknown game {name!r}; {choices}", param_hint="GAME")
-    return list(dict.fromkeys(names)) if names else found
+    return list(dict.fromkeys(names)) if names else load_project(root).ordered(found)
 
 
 LangOption = Annotated[

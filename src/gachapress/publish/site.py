@@ -15,7 +15,8 @@ from gachapress.book.build import BookBuilder
 from gachapress.book.words import StringTable, Words
 from gachapress.build import names
 from gachapress.data.load import GameData
-from gachapress.project import Project, Templates, load_project
+from gachapress.data.project_file import Project, load_project
+from gachapress.project import Templates
 from gachapress.publish.book_html import STYLESHEET, with_font
 from gachapress.publish.templating import environment, read_template
 
@@ -34,7 +35,8 @@ def index_context(
 ) -> dict[str, Any]:
     words = Words(strings, INDEX_LANG, "")
     entries = []
-    for game in games:
+    by_id = {game.id: game for game in games}
+    for game in (by_id[game_id] for game_id in project.ordered(by_id)):
         model = game.model
         page = BookBuilder(
             game,
