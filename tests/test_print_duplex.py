@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
@@ -27,8 +26,8 @@ from gachapress.render.faces import game_faces
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
 from tests.conftest import GAME_IDS, ROOT, TEMPLATES, run_cli
+from tests.pnp_reading import PT, placements, printed_two_sided
 
-PT = 72 / 25.4
 PAPERS = ("a4", "letter")
 CASES = [(game, paper) for game in GAME_IDS for paper in PAPERS]
 PRESETS = load_presets(TEMPLATES.path("print.yaml"))
@@ -38,21 +37,6 @@ ALIGNMENT_TITLES = {
     "en": ("Alignment test, front", "Alignment test, back"),
     "ja": ("位置合わせテスト（表）", "位置合わせテスト（裏）"),
 }
-
-
-@dataclass(frozen=True)
-class Placed:
-    """A face placed on a page: its key and its bleed box, mm from the page's top-left."""
-
-    key: str
-    left: float
-    top: float
-    width: float
-    height: float
-
-    @property
-    def centre(self) -> tuple[float, float]:
-        return self.left + self.width / 2, self.top + self.height / 2
 
 
 @pytest.fixture(scope="module")
@@ -78,54 +62,17 @@ def _decks(game_id: str) -> dict[str, tuple[str, int]]:
     return {face.key: (deck.back.key, count) for deck in decks for face, count in deck.fronts}
 
 
-def placements(reader: PdfReader, number: int) -> list[Placed]:
-    """Every face form drawn on a page, with the box it covers."""
-    page = reader.pages[number]
-    height = float(page.mediabox.height) / PT
-    forms = page["/Resources"].get("/XObject", {})
-    out, last = [], None
-    for operands, op in ContentStream(page.get_contents(), reader).operations:
-        if op == b"cm":
-            last = (float(operands[4]), float(operands[5]))
-        elif op == b"Do" and str(operands[0]).startswith("/FormXob.face-") and last:
-            box = [float(v) / PT for v in forms[operands[0]].get_object()["/BBox"]]
-            w, h = box[2] - box[0], box[3] - box[1]
-            key = str(operands[0])[len("/FormXob.face-") :]
-            out.append(Placed(key, last[0] / PT, height - last[1] / PT - h, w, h))
-    return out
-
-
-def behind(page_w: float, page_h: float, x: float, y: float) -> tuple[float, float]:
-    """Where a point of a sheet's front lies on its back page, the sheet turned over on its
-    long edge (a landscape sheet top over bottom, an upright one side over side)."""
-    return (x, page_h - y) if page_w > page_h else (page_w - x, y)
-
-
 @pytest.mark.parametrize(("game_id", "paper"), CASES)
 def test_printed_two_sided_every_card_has_its_own_back(pdfs, game_id: str, paper: str) -> None:
     reader = PdfReader(pdfs[game_id, paper])
     decks = _decks(game_id)
     pages = len(reader.pages)
     assert pages % 2 == 0, "an odd page count leaves the last sheet's back to the next print"
-    page_w = float(reader.pages[0].mediabox.width) / PT
-    page_h = float(reader.pages[0].mediabox.height) / PT
     assert not placements(reader, 0) and not placements(reader, 1), "sheet 1: instructions"
     front, back = ALIGNMENT_TITLES[load_rules(game_id).model.card_language()]
     assert front in reader.pages[2].extract_text()
     assert back in reader.pages[3].extract_text()
-    printed: dict[str, int] = {}
-    for sheet in range(2, pages // 2):
-        fronts = placements(reader, 2 * sheet)
-        backs = placements(reader, 2 * sheet + 1)
-        assert fronts and len(fronts) == len(backs), f"sheet {sheet + 1}"
-        for front in fronts:
-            assert front.key in decks, f"sheet {sheet + 1}: {front.key} on the backs side"
-            x, y = behind(page_w, page_h, *front.centre)
-            under = [b for b in backs if abs(b.centre[0] - x) < 0.5 and abs(b.centre[1] - y) < 0.5]
-            assert [b.key for b in under] == [decks[front.key][0]], (
-                f"sheet {sheet + 1}: {front.key} has {[b.key for b in under]} behind it"
-            )
-            printed[front.key] = printed.get(front.key, 0) + 1
+    printed = printed_two_sided(reader, {key: deck_back for key, (deck_back, _) in decks.items()})
     assert printed == {key: count for key, (_, count) in decks.items()}
 
 
