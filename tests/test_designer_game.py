@@ -353,3 +353,27 @@ def test_a_yaml_card_list_needs_no_spreadsheet(tmp_path: Path) -> None:
     layout = tmp_path / "templates" / "cards" / f"{GAME}.yaml"
     layout.write_text(LAYOUT.replace("{suit} {value}", "{value}"), encoding="utf-8")
     assert problems(tmp_path) == []
+
+
+def test_a_game_without_an_engine_is_built_not_played(tmp_path: Path) -> None:
+    """Nothing asks a game of data alone for simulations: sim and sweep say why in a sentence,
+    and the preview offers no Play page for it."""
+    from starlette.testclient import TestClient
+
+    from gachapress.build.builder import BuildOptions
+    from gachapress.serve.app import Preview, create_app
+
+    make_project(tmp_path)
+    why = "harbor has no rules engine, so it cannot be played or simulated"
+    simulated = run_cli("sim", GAME, "--players", "2", "--games", "3", "--seed", "1", cwd=tmp_path)
+    assert simulated.code == 2 and why in " ".join(simulated.err.replace("│", " ").split())
+    (tmp_path / "what-if.yaml").write_text("game: harbor\nplayers: [2]\ngames: 4\n")
+    swept = run_cli("sweep", "what-if.yaml", cwd=tmp_path)
+    assert swept.code == 1 and why in swept.err and "Traceback" not in swept.err
+    out = tmp_path / "out"
+    (out / GAME).mkdir(parents=True)
+    (out / "index.html").write_text("<html><body><h1>games</h1></body></html>")
+    client = TestClient(create_app(Preview(BuildOptions(root=tmp_path, out=out), [GAME])))
+    page = client.get("/").text
+    assert 'data-games="harbor"' in page and 'data-playable=""' in page
+    assert client.get(f"/_serve/play/{GAME}").status_code == 404

@@ -29,3 +29,9 @@ def game_spec(game_id: str) -> GameSpec | None:
     """The spec of the package registered for ``game_id``; None for a game of data alone."""
     point = registered().get(game_id)
     return None if point is None else point.load()
+
+
+def has_engine(game_id: str) -> bool:
+    """Whether the game has an engine to play it (simulations, statistics, the Play page)."""
+    spec = game_spec(game_id)
+    return spec is not None and spec.engine is not None

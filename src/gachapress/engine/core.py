@@ -359,7 +359,10 @@ class Game:
     def __init__(self, data: GameData) -> None:
         engine = data.spec.engine
         if engine is None:
-            raise GachapressError(f"game {data.id!r} has no engine yet")
+            raise GachapressError(
+                f"{data.id} has no rules engine, so it cannot be played or simulated (a game "
+                "of data alone still checks, builds and exports)"
+            )
         self.data = data
         self.model = data.model
         self.id = data.id

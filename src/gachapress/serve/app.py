@@ -23,6 +23,7 @@ from starlette.routing import Route
 
 from gachapress.build import names
 from gachapress.build.builder import PAPERS, BuildOptions, load_game_data
+from gachapress.registry import has_engine
 from gachapress.render.fonts import japanese_font_path
 from gachapress.serve import files, sheets
 from gachapress.serve.gallery import DeckGallery, game_gallery
@@ -178,10 +179,13 @@ class PreviewServer(uvicorn.Server):
 
 def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starlette:
     out = preview.options.out
+    playable = [game for game in preview.games if has_engine(game)]  # a Play page each
 
     def page(html: str, pdfs: bool = False) -> HTMLResponse:
         live = preview.live
-        tag = files.live_tag(live.generation, list(preview.games), live.pdfs if pdfs else None)
+        tag = files.live_tag(
+            live.generation, list(preview.games), playable, live.pdfs if pdfs else None
+        )
         return HTMLResponse(files.with_live_script(html, tag), headers=files.NO_CACHE)
 
     async def out_file(request: Request) -> Response:
@@ -276,7 +280,7 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
         Route("/_serve/gallery/{game}", gallery),
         Route("/_serve/sheets/{game}", sheet_list),
         Route("/_serve/sheets/{game}/{paper}/{page:int}.png", sheet_picture),
-        *play_routes(preview.options.root / "rules", list(preview.games), page, preview.tables),
+        *play_routes(preview.options.root / "rules", playable, page, preview.tables),
         Route("/{path:path}", out_file),
     ]
     return Starlette(

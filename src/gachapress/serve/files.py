@@ -41,13 +41,17 @@ def _inside(out: Path, relative: str) -> Path | None:
     return resolved
 
 
-def live_tag(generation: int, games: list[str], pdfs: int | None = None) -> str:
+def live_tag(
+    generation: int, games: list[str], playable: list[str], pdfs: int | None = None
+) -> str:
     """The script tag every served page carries (the preview's toolbar, overlay and reload);
-    a page that shows PDFs gives their generation ``pdfs``, and reloads when they change."""
+    ``playable``: the games with an engine, which get a Play link; a page that shows PDFs
+    gives their generation ``pdfs``, and reloads when they change."""
     shows_pdfs = "" if pdfs is None else f' data-pdfs="{pdfs}"'
     return (
         f'<script src="/_serve/live.js" data-generation="{generation}"{shows_pdfs} '
-        f'data-games="{escape(" ".join(games))}" defer></script>'
+        f'data-games="{escape(" ".join(games))}" data-playable="{escape(" ".join(playable))}" '
+        "defer></script>"
     )
 
 

@@ -7,6 +7,7 @@
   const generation = Number(me.dataset.generation);
   const pdfs = me.dataset.pdfs === undefined ? null : Number(me.dataset.pdfs);
   const games = me.dataset.games.split(" ").filter(Boolean);
+  const playable = (me.dataset.playable || "").split(" ").filter(Boolean);
   const style = document.createElement("style");
   style.textContent = `
     #gachapress-bar { position: sticky; top: 0; z-index: 2147483646; margin: 0 0 .5rem;
@@ -32,8 +33,8 @@
   for (const game of games) {
     const span = document.createElement("span");
     span.append(`${game}: `, link(`/_serve/gallery/${game}`, "cards"), " · ",
-      link(`/_serve/sheets/${game}`, "sheets"), " · ", link(`/${game}/rulebook.en.html`, "rulebook"),
-      " · ", link(`/_serve/play/${game}`, "play"));
+      link(`/_serve/sheets/${game}`, "sheets"), " · ", link(`/${game}/rulebook.en.html`, "rulebook"));
+    if (playable.includes(game)) span.append(" · ", link(`/_serve/play/${game}`, "play"));
     bar.append(span);
   }
   const pending = document.createElement("span");
