@@ -149,7 +149,7 @@ def two_trees(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, dic
         shutil.copytree(ROOT / folder, base / folder)
     build(base)
     old = contents(base / "out")
-    expected = base.parent / "expected"
+    expected = tmp_path_factory.mktemp("expected") / "project"  # the same name: the same title
     shutil.copytree(base, expected)
     edit_card_text(expected)
     build(expected)
@@ -395,7 +395,7 @@ def test_off_a_terminal_build_says_each_game_and_warns_of_unknown_folders(projec
     result = run_cli("build", GAME, "--paper", "a4", cwd=project, env=ENV)
     assert result.code == 0, result.err
     assert f"{GAME}: " in result.err and " files written, " in result.err
-    assert "rules/rps_fire:1:1: warning: folder 'rps_fire' in rules/ is no game's" in result.err
+    assert "rules/rps_fire:1:1: warning: folder 'rps_fire' in rules/ is ignored" in result.err
 
 
 # --- a build with nothing to do ------------------------------------------------------------
