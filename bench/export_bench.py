@@ -11,12 +11,10 @@ from __future__ import annotations
 import os
 import resource
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from example_project import GAME_IDS
+from example_project import GAME_IDS, gachapress
 from gachapress.export import TARGETS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,16 +29,7 @@ def _children_cpu() -> float:
 def cli(project: Path, *args: str) -> float:
     """CPU seconds of one `gachapress` command in ``project``."""
     start = _children_cpu()
-    done = subprocess.run(
-        [sys.executable, "-m", "gachapress.cli.main", *args],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "GACHAPRESS_BOOK_GAMES": BOOK_GAMES},
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(args)} failed:\n{done.stderr}{done.stdout}")
+    gachapress(project, *args, env={"GACHAPRESS_BOOK_GAMES": BOOK_GAMES})
     return _children_cpu() - start
 
 

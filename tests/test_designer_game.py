@@ -20,7 +20,8 @@ from gachapress.errors import RulesError
 from tests.conftest import ROOT, run_cli
 
 GAME = "harbor"
-DECKS = """\
+#: The Harbor deck's name and first fields (the README's example).
+HARBOR = """\
 decks:
   main:
     name: Harbor cards
@@ -28,11 +29,16 @@ decks:
       suit: {type: enum, values: [anchor, gull, lamp, rope]}
       value: {type: int, min: 1, max: 9}
       effect: {type: text, required: false}
+"""
+DECKS = (
+    HARBOR
+    + """\
       weight: {type: number, required: false}
       night: {type: bool, default: false}
       ink: {type: colour, required: false}
     cards: {from: cards.csv}
 """
+)
 CARDS = """\
 id,count,name,suit,value,effect,weight,night,ink
 anchor-1,2,Anchor,anchor,1,,1.5,,#112233

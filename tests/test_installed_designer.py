@@ -19,22 +19,19 @@ from pypdf import PdfReader
 
 from tests.conftest import ROOT, Run
 from tests.pnp_reading import printed_two_sided
+from tests.test_designer_game import HARBOR
 
 GAME = "harbor"
 SUITS = {"anchor": "#1d3557", "gull": "#6c757d", "lamp": "#e9a23b", "rope": "#8d5a3b"}
-DECKS = """\
-decks:
-  main:
-    name: Harbor cards
-    fields:
-      suit: {type: enum, values: [anchor, gull, lamp, rope]}
-      value: {type: int, min: 1, max: 9}
-      effect: {type: text, required: false}
+DECKS = (
+    HARBOR
+    + """\
     cards: {from: cards.csv}
     checks:
       per_value: {suit: 10}
       unique: [[suit, name]]
 """
+)
 
 
 def own_deck() -> str:
