@@ -383,3 +383,15 @@ def test_a_game_without_an_engine_is_built_not_played(tmp_path: Path) -> None:
     page = client.get("/").text
     assert 'data-games="harbor"' in page and 'data-playable=""' in page
     assert client.get(f"/_serve/play/{GAME}").status_code == 404
+
+
+def test_the_schema_accepts_the_files_new_writes(tmp_path: Path) -> None:
+    """An editor checking the new game's files against its schema.json finds nothing wrong:
+    plain texts in a game of one language, and `cards: {from: cards.csv}`."""
+    assert run_cli("new", "tide-pool", cwd=tmp_path).code == 0
+    folder = tmp_path / "rules" / "tide-pool"
+    schema = json.loads((folder / "schema.json").read_text(encoding="utf-8"))
+    for name in ("game.yaml", "decks.yaml", "book.yaml"):
+        jsonschema.validate(yaml.safe_load((folder / name).read_text(encoding="utf-8")), schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"decks": {"main": {"cards": {"from": "/etc/passwd.csv"}}}}, schema)

@@ -77,9 +77,6 @@ class FieldSpec(Strict):
             raise ValueError("an enum value is listed twice")
         return self
 
-    @property
-    def optional(self) -> bool:
-        return not self.required or self.default is not None
 
 
 def field_type(spec: FieldSpec) -> Any:
@@ -166,6 +163,27 @@ def declared_model(game_id: str, decks: dict[str, dict[str, FieldSpec]]) -> type
         deck_fields[deck_id.replace("-", "_")] = (deck, ...)
     decks_model = create_model(_class_name(game_id, "Decks"), __base__=Decks, **deck_fields)
     return create_model(_class_name(game_id, "Game"), __base__=GameBase, decks=(decks_model, ...))
+
+
+class CardsFrom(Strict):
+    """``cards: {from: FILE}``: the deck's cards are the rows of a spreadsheet of the game's
+    folder (read by ``card_sheets`` before the model sees the deck)."""
+
+    from_: Annotated[str, Field(alias="from", pattern=r"^[^/\\].*\.(csv|xlsx)$")]
+    sheet: str | None = None
+
+
+def sheets_allowed(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` (a game of data alone's) letting each declared deck's ``cards`` be a list or
+    ``{from: FILE}``, as an editor should accept them."""
+    defs = schema.setdefault("$defs", {})
+    defs["CardsFrom"] = CardsFrom.model_json_schema(by_alias=True)
+    for definition in defs.values():
+        properties = definition.get("properties", {})
+        if "fields" in properties and "cards" in properties:
+            listed = properties["cards"]
+            properties["cards"] = {"anyOf": [listed, {"$ref": "#/$defs/CardsFrom"}]}
+    return schema
 
 
 def _class_name(name: str, kind: str) -> str:

@@ -6,29 +6,26 @@ import json
 from pathlib import Path
 from typing import Any
 
+from gachapress.data.declared import sheets_allowed
 from gachapress.data.folders import find_games
 from gachapress.data.load import data_spec, read_rules_data
-from gachapress.data.model import GameBase
 from gachapress.registry import game_spec
 
 SCHEMA_FILE = "schema.json"
 
 
-def game_model(game_id: str, rules_dir: Path) -> type[GameBase]:
-    """The model a game's files are validated against: its package's, or the one its decks'
-    declared fields make (RulesError when those declarations do not hold)."""
+def game_schema(game_id: str, rules_dir: Path) -> dict[str, Any]:
+    """The schema of one game's files: its package's model, or the one its decks' declared
+    fields make (RulesError when those declarations do not hold). Each file holds part of the
+    document, so the top level requires nothing; `gachapress check` still insists on every
+    required key."""
     spec = game_spec(game_id)
     if spec is not None:
-        return spec.model
-    _, data, locations = read_rules_data(game_id, rules_dir)
-    return data_spec(game_id, data, locations).model
-
-
-def game_schema(game_id: str, rules_dir: Path) -> dict[str, Any]:
-    """The schema of one game's files. Each file holds part of the document, so the top level
-    requires nothing; `gachapress check` still insists on every required key."""
-    model = game_model(game_id, rules_dir)
-    schema = model.model_json_schema(by_alias=True, mode="validation")
+        schema = spec.model.model_json_schema(by_alias=True, mode="validation")
+    else:
+        _, data, locations = read_rules_data(game_id, rules_dir)
+        model = data_spec(game_id, data, locations).model
+        schema = sheets_allowed(model.model_json_schema(by_alias=True, mode="validation"))
     schema.pop("required", None)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = f"gachapress rules: {game_id}"
