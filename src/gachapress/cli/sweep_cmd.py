@@ -68,16 +68,18 @@ def sweep(
         raise typer.BadParameter(str(exc), param_hint="'--out'") from None
     folder = out / plan.spec.game / "sweeps"
     store = Store(folder / plan.name)
-    kept = sum(store.load(cell) is not None for cell in plan.cells)
+    kept = sum(store.kept(cell) for cell in plan.cells)
     started = time.perf_counter()
     try:
         with _runner(workers, scheduler) as runner, _progress(plan, not as_json) as tell:
-            summaries = run_sweep(plan, store, runner, progress=tell[0], finished=tell[1])
+            summaries = run_sweep(
+                plan, store, runner, progress=tell[0], finished=tell[1], rejected=_replaying(store)
+            )
     except GachapressError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
-        kept = sum(store.path(cell).is_file() for cell in plan.cells)
+        kept = sum(store.kept(cell) for cell in plan.cells)
         typer.echo(
             f"interrupted: {kept} of {len(plan.cells)} cells are kept in {store.folder}; "
             "run the same command again to play the rest",
@@ -104,6 +106,19 @@ def _prepare(out: Path, root: Path) -> None:
     if outdir.read_marker(out) is None:
         out.mkdir(parents=True, exist_ok=True)
         outdir.write_marker(out, previous)
+
+
+def _replaying(store: Store) -> Any:
+    """Say, in a line, that a kept cell file is not trusted and the cell is played again."""
+
+    def say(cell: Cell, why: str) -> None:
+        typer.echo(
+            f"warning: {store.path(cell)} {why}; playing the cell "
+            f"({cell.variant.name}, {cell.players} players) again",
+            err=True,
+        )
+
+    return say
 
 
 @contextlib.contextmanager

@@ -90,6 +90,8 @@ class Cell:
     """A hash of everything the cell's results depend on: rules, players, bots, games, seed."""
     seed: int
     """The seed each game's is derived from with its index (the same whatever the count)."""
+    games: int
+    """The games the cell plays (its kept results must count exactly these)."""
 
 
 @dataclass(frozen=True)
@@ -255,4 +257,4 @@ def _cell(spec: SweepFile, mode: str, variant: Variant, players: int) -> Cell:
         "seed": spec.seed,
     }
     seed = int(_hash(plays)[:16], 16)
-    return Cell(variant, players, _hash({**plays, "games": spec.games}), seed)
+    return Cell(variant, players, _hash({**plays, "games": spec.games}), seed, spec.games)
