@@ -382,3 +382,10 @@ def test_the_command_line_replays_a_linked_or_fifo_cell_in_a_line(project: Path)
     assert all("is not a regular file" in w and "again" in w for w in warnings)
     assert again.err.count(": done (") == 2
     assert all(c.is_file() and not c.is_symlink() for c in cells)
+
+
+def test_the_readme_states_the_bound_on_variants() -> None:
+    from gachapress.sweep.file import MAX_VARIANTS
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"A sweep has at most {MAX_VARIANTS:,} variants" in text
