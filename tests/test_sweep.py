@@ -389,3 +389,33 @@ def test_the_readme_states_the_bound_on_variants() -> None:
 
     text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert f"A sweep has at most {MAX_VARIANTS:,} variants" in text
+
+
+def test_workers_are_capped_at_the_cpus_as_jobs_are(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gachapress.cli.common import cap_processes
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert cap_processes("--workers", 24) == 2
+    assert capsys.readouterr().err == "note: --workers 24 capped at this machine's 2 CPUs\n"
+    assert cap_processes("--jobs", 2) == 2
+    assert capsys.readouterr().err == ""
+
+
+def test_many_workers_run_as_many_as_the_cpus_and_exit_quietly(project: Path) -> None:
+    result = _sweep(project, "--workers", "512", "--out", str(project / "out"))
+    assert result.code == 0, result.err
+    assert f"note: --workers 512 capped at this machine's {os.cpu_count()} CPUs" in result.err
+    assert "Traceback" not in result.err and "CommClosedError" not in result.err
+
+
+def test_a_lost_cluster_is_one_error_not_a_traceback() -> None:
+    from distributed.comm.core import CommClosedError
+
+    from gachapress.errors import GachapressError
+    from gachapress.sweep.run import dask_runner
+
+    stopped = pytest.raises(GachapressError, match="the Dask cluster stopped answering")
+    with stopped, dask_runner(1, None):
+        raise CommClosedError("in <TCP (closed) ConnectionPool.gather local=tcp://x>")

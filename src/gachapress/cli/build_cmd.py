@@ -15,6 +15,7 @@ from gachapress.cli.common import (
     LangOption,
     RootOption,
     build_progress,
+    cap_processes,
     check_card_language,
     print_problems,
     select_games,
@@ -60,7 +61,9 @@ def build_command(
         Path | None, typer.Option("--out", help="Output folder (default: out/).", file_okay=False)
     ] = None,
     paper: Annotated[Paper, typer.Option("--paper", help="Paper size of the PDFs.")] = Paper.both,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Processes to use.")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", min=1, help="Processes to use (at most the CPU count).")
+    ] = 1,
     back_offset: Annotated[
         str,
         typer.Option(
@@ -88,6 +91,7 @@ def build_command(
     Unchanged outputs are not rebuilt; a failure leaves the previous out/ untouched.
     """
     selected = select_games(games)
+    jobs = cap_processes("--jobs", jobs)
     check_card_language(selected, root, lang)
     print_problems(unknown_folders(root / "rules"))
     options = BuildOptions(

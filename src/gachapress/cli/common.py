@@ -69,6 +69,17 @@ def check_card_language(game_ids: list[str], root: Path, lang: str | None) -> No
             raise typer.BadParameter(str(exc), param_hint="--lang") from None
 
 
+def cap_processes(option: str, asked: int) -> int:
+    """``asked`` processes (``--jobs``, ``--workers``) capped at this machine's CPUs, as every
+    command caps them (more only add memory and overhead), with a note when it is capped."""
+    from gachapress.sim.runner import usable_jobs
+
+    usable = usable_jobs(asked)
+    if usable < asked:
+        typer.echo(f"note: {option} {asked} capped at this machine's {usable} CPUs", err=True)
+    return usable
+
+
 def print_problems(problems: list[Problem]) -> None:
     for problem in problems:
         typer.echo(problem.format(), err=True)

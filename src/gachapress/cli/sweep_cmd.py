@@ -15,7 +15,13 @@ from rich.console import Console
 from rich.table import Table
 
 from gachapress.build import outdir
-from gachapress.cli.common import RootOption, print_problems, progress_bar, rules_dir
+from gachapress.cli.common import (
+    RootOption,
+    cap_processes,
+    print_problems,
+    progress_bar,
+    rules_dir,
+)
 from gachapress.errors import GachapressError, RulesError
 from gachapress.sweep.file import Cell, Sweep, load_sweep
 from gachapress.sweep.run import Runner, Store, dask_runner, in_process, run_sweep
@@ -30,7 +36,8 @@ def sweep(
         typer.Option(
             "--workers",
             min=1,
-            help="Local worker processes (default: every core; 1 plays in this process).",
+            help="Local worker processes, at most the CPU count (default: every core; 1 plays "
+            "in this process).",
         ),
     ] = None,
     scheduler: Annotated[
@@ -56,6 +63,8 @@ def sweep(
         raise typer.BadParameter(
             "give --workers or --scheduler, not both", param_hint="'--workers'"
         )
+    if workers is not None:
+        workers = cap_processes("--workers", workers)
     try:
         plan = load_sweep(file, rules_dir(root))
     except RulesError as exc:

@@ -26,7 +26,7 @@ from gachapress.data.yamlsource import Locations
 from gachapress.engine.core import Game
 from gachapress.errors import GachapressError
 from gachapress.sim import Summary
-from gachapress.sim.runner import play_games
+from gachapress.sim.runner import play_games, usable_jobs
 from gachapress.sim.stats import CREDIT
 from gachapress.sweep.file import Cell, Sweep
 
@@ -97,10 +97,13 @@ def in_process(work: Iterator[Chunk]) -> Iterator[Played]:
 @contextlib.contextmanager
 def dask_runner(workers: int | None, scheduler: str | None) -> Iterator[Runner]:
     """A runner on a Dask cluster: a running scheduler's, or a LocalCluster of ``workers``
-    single-threaded processes (every core when None), quiet and without a dashboard."""
+    single-threaded processes (every core when None; never more than the cores), quiet and
+    without a dashboard. A lost worker or scheduler is a GachapressError, and closing the
+    cluster logs nothing (the results are kept by then)."""
     from distributed import Client, LocalCluster
 
-    with contextlib.ExitStack() as stack:
+    stack = contextlib.ExitStack()
+    try:
         if scheduler is not None:
             try:
                 client = stack.enter_context(Client(scheduler, timeout=CONNECT_SECONDS))
@@ -110,7 +113,7 @@ def dask_runner(workers: int | None, scheduler: str | None) -> Iterator[Runner]:
         else:
             cluster = stack.enter_context(
                 LocalCluster(
-                    n_workers=workers or os.cpu_count() or 1,
+                    n_workers=usable_jobs(workers or os.cpu_count() or 1),
                     processes=True,
                     threads_per_worker=1,
                     dashboard_address=None,
@@ -120,7 +123,36 @@ def dask_runner(workers: int | None, scheduler: str | None) -> Iterator[Runner]:
                 )
             )
             client = stack.enter_context(Client(cluster))
-        yield lambda work: _on_dask(client, work)
+        try:
+            yield lambda work: _on_dask(client, work)
+        except (OSError, TimeoutError) as exc:  # CommClosedError is an OSError
+            raise GachapressError(f"the Dask cluster stopped answering: {exc}") from None
+        except Exception as exc:
+            if type(exc).__name__ != "KilledWorker":
+                raise
+            raise GachapressError(f"a Dask worker died playing the sweep: {exc}") from None
+    finally:
+        _close_quietly(stack)
+
+
+#: The loggers that report a cluster's connections closing while it shuts down.
+_SHUTDOWN_LOGGERS = ("distributed", "tornado", "asyncio")
+
+
+def _close_quietly(stack: contextlib.ExitStack) -> None:
+    """Close the client and the cluster without logging or raising what their connections
+    closing says (a CommClosedError from a worker gone first is no fault of the sweep)."""
+    loggers = [logging.getLogger(name) for name in _SHUTDOWN_LOGGERS]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        stack.close()
+    except (OSError, TimeoutError, RuntimeError):
+        pass
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 def _on_dask(client: Any, work: Iterator[Chunk]) -> Iterator[Played]:
