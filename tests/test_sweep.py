@@ -419,3 +419,30 @@ def test_a_lost_cluster_is_one_error_not_a_traceback() -> None:
     stopped = pytest.raises(GachapressError, match="the Dask cluster stopped answering")
     with stopped, dask_runner(1, None):
         raise CommClosedError("in <TCP (closed) ConnectionPool.gather local=tcp://x>")
+
+
+def test_a_sweep_writes_into_out_only_under_its_lock(project: Path) -> None:
+    """A build holding out/'s lock is waited for: no cell lands in a tree being swapped."""
+    import subprocess
+    import sys
+    import time
+
+    from gachapress.build import outdir
+
+    out = project / "out"
+    command = [sys.executable, "-m", "gachapress.cli.main", "sweep", "small.yaml"]
+    command += ["--root", str(project), "--workers", "1", "--out", str(out)]
+    with outdir.locked(out):  # as a build holds it
+        sweep = subprocess.Popen(command, cwd=project, stderr=subprocess.PIPE, text=True)
+        try:
+            first = sweep.stderr.readline()  # the sweep's first word: it waits
+            time.sleep(1)
+            assert sweep.poll() is None
+            assert not out.exists() or not any(out.rglob("*.json"))
+        except BaseException:
+            sweep.kill()
+            raise
+    _, err = sweep.communicate(timeout=300)
+    assert sweep.returncode == 0, err
+    assert first == f"waiting for the build writing {out} (process {os.getpid()}) to finish\n"
+    assert len(list((out / "rps-fire" / "sweeps" / "small" / "cells").glob("*.json"))) == 4

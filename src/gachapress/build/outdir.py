@@ -21,7 +21,7 @@ import re
 import shutil
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from gachapress.build.manifest import adopt_legacy_manifest
@@ -95,21 +95,29 @@ def write_marker(folder: Path, entries: dict[str, str]) -> None:
 
 
 @contextlib.contextmanager
-def locked(out: Path) -> Iterator[None]:
+def locked(out: Path, waiting: Callable[[str], None] | None = None) -> Iterator[None]:
     """Hold the output folder's lock (``.out.lock`` beside it, there only while a build runs);
-    a second build fails at once, naming the process that holds it."""
+    a second build fails at once, naming the process that holds it. With ``waiting`` (a
+    short write such as a sweep's cell) it is told the holder and waits for the lock instead."""
     out.parent.mkdir(parents=True, exist_ok=True)
     lock = out.with_name(f".{out.name}.lock")
     while True:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
-            os.close(fd)
-            raise OutputError(
-                f"another build is writing {out} (process {holder}); wait for it to finish"
-            ) from None
+            if waiting is None:
+                os.close(fd)
+                raise OutputError(
+                    f"another build is writing {out} (process {holder}); wait for it to finish"
+                ) from None
+            waiting(holder)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            except BaseException:
+                os.close(fd)
+                raise
         try:
             if os.stat(lock).st_ino == os.fstat(fd).st_ino:
                 break  # locked the file that is there now, not one its last holder removed

@@ -92,4 +92,3 @@ def serve(
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises Ctrl-C again once stopped
         server.run(sockets=[listener])
     typer.echo("stopped", err=True)
-

@@ -71,12 +71,17 @@ def sweep(
         print_problems(exc.problems)
         raise typer.Exit(1) from None
     out = out if out is not None else root / "out"
+    lock = _out_lock(out)
     try:
-        _prepare(out, root)
+        with lock():
+            _prepare(out, root)
+    except OSError as exc:
+        typer.echo(f"error: cannot write {exc.filename or out}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
     except GachapressError as exc:
         raise typer.BadParameter(str(exc), param_hint="'--out'") from None
     folder = out / plan.spec.game / "sweeps"
-    store = Store(folder / plan.name)
+    store = Store(folder / plan.name, lock)
     kept = sum(store.kept(cell) for cell in plan.cells)
     started = time.perf_counter()
     try:
@@ -101,16 +106,39 @@ def sweep(
     report = sweep_report(plan, summaries)
     page = folder / f"{plan.name}.html"
     title = f"{plan.game_name}: sweep {plan.name}"
-    write_page(report, title, root / "templates", page)
+    try:
+        with lock():
+            write_page(report, title, root / "templates", page)
+    except OSError as exc:
+        typer.echo(f"error: cannot write {exc.filename or page}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
     if as_json:
         typer.echo(json.dumps(report, sort_keys=True))
         return
     _print(report, page, elapsed, kept)
 
 
+def _out_lock(out: Path) -> Any:
+    """out/'s lock as a sweep takes it for each write: a build holding it is waited for (said
+    once), so that no cell is written into the tree a build is about to swap away."""
+    said: list[str] = []
+
+    def waiting(holder: str) -> None:
+        if not said:
+            said.append(holder)
+            typer.echo(
+                f"waiting for the build writing {out} (process {holder}) to finish", err=True
+            )
+
+    return lambda: outdir.locked(out, waiting)
+
+
 def _prepare(out: Path, root: Path) -> None:
     """Refuse an output folder the tool may not write, and mark a new one as the tool's own
-    (so that a later build accepts it)."""
+    (so that a later build accepts it). Called with out/'s lock held, so a killed build's
+    leftovers are cleared first, as a build clears them."""
+    outdir.guard(out, root)
+    outdir.recover(out)
     previous = outdir.guard(out, root)
     if outdir.read_marker(out) is None:
         out.mkdir(parents=True, exist_ok=True)

@@ -200,8 +200,12 @@ class Store:
     those of the cell's games; anything else is not a result (``CellRejected`` says why) and
     the cell is played again."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(
+        self, folder: Path, lock: Callable[[], contextlib.AbstractContextManager[Any]] | None = None
+    ) -> None:
         self.folder = folder / "cells"
+        self.lock = lock or contextlib.nullcontext
+        """Held while a cell is written (out/'s lock: a build's swap never drops a cell)."""
 
     def path(self, cell: Cell) -> Path:
         return self.folder / f"{cell.key}.json"
@@ -239,8 +243,8 @@ class Store:
             return False
 
     def save(self, cell: Cell, summary: Summary) -> None:
-        """Write the cell's file whole or not at all, with the digest of its content."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+        """Write the cell's file whole or not at all, with the digest of its content, holding
+        the store's lock."""
         record = {
             "key": cell.key,
             "variant": cell.variant.name,
@@ -251,8 +255,10 @@ class Store:
         target = self.path(cell)
         partial = target.with_name(f".{target.name}.{os.getpid()}")
         try:
-            partial.write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
-            os.replace(partial, target)  # a link or FIFO in its place is replaced, not followed
+            with self.lock():
+                self.folder.mkdir(parents=True, exist_ok=True)
+                partial.write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
+                os.replace(partial, target)  # a link or FIFO there is replaced, not followed
         except OSError as exc:
             with contextlib.suppress(OSError):
                 partial.unlink()
