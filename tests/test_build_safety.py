@@ -102,10 +102,23 @@ def test_files_someone_else_put_in_out_survive_rebuilds(project: Path) -> None:
     (project / "out" / "notes.txt").write_text("printed on 1 Dec", encoding="utf-8")
     (project / "out" / GAME / "playtest").mkdir()
     (project / "out" / GAME / "playtest" / "scores.csv").write_text("1,2", encoding="utf-8")
+    (project / "out" / "latest").symlink_to(GAME)  # links, kept as links, never followed
+    (project / "out" / GAME / "notes.txt").symlink_to("../notes.txt")
+    (project / "out" / "zero").symlink_to("/dev/zero")
+    (project / "out" / "gone").symlink_to("/nowhere/at/all")
+    (project / "out" / "empty").mkdir()
+    os.mkfifo(project / "out" / "pipe")
     edit_card_text(project)
     build(project)
     assert (project / "out" / "notes.txt").read_text(encoding="utf-8") == "printed on 1 Dec"
     assert (project / "out" / GAME / "playtest" / "scores.csv").is_file()
+    assert os.readlink(project / "out" / "latest") == GAME
+    assert (project / "out" / "latest" / "rulebook.en.html").is_file()
+    assert os.readlink(project / "out" / GAME / "notes.txt") == "../notes.txt"
+    assert os.readlink(project / "out" / "zero") == "/dev/zero"
+    assert os.readlink(project / "out" / "gone") == "/nowhere/at/all"
+    assert (project / "out" / "empty").is_dir()
+    assert (project / "out" / "pipe").is_fifo()
 
 
 def test_outputs_the_build_no_longer_makes_are_removed(project: Path) -> None:

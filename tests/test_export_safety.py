@@ -4,6 +4,7 @@ builds keep the exports."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -106,9 +107,17 @@ def test_unchanged_faces_are_not_rendered_again(project: Path) -> None:
 def test_files_someone_put_in_the_export_folder_are_kept(project: Path) -> None:
     assert export(project).code == 0
     (folder(project) / "order-notes.txt").write_text("proof ordered", "utf-8")
+    (folder(project) / "latest.txt").symlink_to("order-notes.txt")
+    (folder(project) / "shop").symlink_to(project / "rules")
+    (folder(project) / "gone").symlink_to("/nowhere/at/all")
+    (folder(project) / "proofs").mkdir()
     edit_card_text(project)
     assert export(project).code == 0
     assert (folder(project) / "order-notes.txt").read_text("utf-8") == "proof ordered"
+    assert os.readlink(folder(project) / "latest.txt") == "order-notes.txt"
+    assert os.readlink(folder(project) / "shop") == str(project / "rules")
+    assert os.readlink(folder(project) / "gone") == "/nowhere/at/all"
+    assert (folder(project) / "proofs").is_dir()
 
 
 def test_a_foreign_export_folder_is_refused(project: Path) -> None:

@@ -27,7 +27,7 @@ from gachapress.build.manifest import (
     hash_text,
     hash_tree,
 )
-from gachapress.build.outdir import MARKER, OutputError
+from gachapress.build.outdir import OutputError
 from gachapress.errors import Problem, RulesError
 
 if TYPE_CHECKING:
@@ -215,21 +215,16 @@ def _build_locked(
 
 
 def _fill_stage(out: Path, stage: Path, entries: dict[str, str], previous: dict[str, str]) -> None:
-    """Complete the staged tree: every output not written anew is linked from out/, and files
-    someone else put in out/ (not in the tool's marker) are carried over, never dropped."""
-    if not out.is_dir():
-        return
-    for path in sorted(out.rglob("*")):
-        rel = path.relative_to(out).as_posix()
-        target = stage / rel
-        if path.is_symlink() or not path.is_file() or rel == MARKER or target.exists():
-            continue
+    """Complete the staged tree: every output not written anew is linked from out/, and what
+    someone else put in out/ (not in the tool's marker: files, links, folders) is carried
+    over, never dropped."""
+
+    def keep(rel: str) -> bool:
         if rel in previous and rel not in entries:
-            continue  # an output of the tool that this build no longer makes
-        if rel in entries and entries[rel] != previous.get(rel):
-            continue  # changed, and so written anew (or it would be in the stage)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        link(path, target)
+            return False  # an output of the tool that this build no longer makes
+        return not (rel in entries and entries[rel] != previous.get(rel))  # else written anew
+
+    outdir.carry_over(out, stage, keep)
 
 
 def _check_and_simulate(
@@ -258,6 +253,7 @@ def _check_and_simulate(
 def _checked(game_id: str, options: BuildOptions) -> GameOutcome | GameData:
     """The game loaded, when it loads and passes its checks; else an outcome with problems."""
     from gachapress.checks import run_checks  # the slow path's imports: a no-op build skips them
+
     try:
         game = load_game_data(game_id, options.root / "rules")
     except RulesError as exc:
@@ -504,11 +500,3 @@ def load_game_data(game_id: str, rules_dir: Path) -> GameData:
     if hash_tree(rules_dir / game_id, rules_dir.parent) == digest:  # not saved while loading
         _LOADED[key] = (digest, game)
     return game
-
-
-def link(source: Path, target: Path) -> None:
-    """Reuse an unchanged output without rewriting it (a hard link; a copy where links fail)."""
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copy2(source, target)

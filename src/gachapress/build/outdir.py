@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -147,6 +148,48 @@ def recover(out: Path) -> None:
             folder.rename(out)
         else:
             shutil.rmtree(folder)
+
+
+def link(source: Path, target: Path) -> None:
+    """Put ``source`` at ``target`` without rewriting it: a hard link of the entry itself (a
+    symbolic link stays a link, to where it pointed, never followed); where hard links fail
+    (another file system), a copy of a file, a new link to the same place, a new FIFO."""
+    try:
+        os.link(source, target, follow_symlinks=False)
+        return
+    except OSError:
+        pass
+    mode = os.lstat(source).st_mode
+    if stat.S_ISLNK(mode):
+        os.symlink(os.readlink(source), target)
+    elif stat.S_ISFIFO(mode):
+        os.mkfifo(target, stat.S_IMODE(mode))
+    elif stat.S_ISREG(mode):
+        shutil.copy2(source, target, follow_symlinks=False)
+    # a socket or device cannot be copied: it stays in the old tree only
+
+
+def carry_over(old: Path, stage: Path, keep: Callable[[str], bool]) -> None:
+    """Complete a staged tree from the one it replaces: every entry of ``old`` (by its path
+    relative to it) that ``keep`` accepts and the stage lacks is linked in, whatever it is (a
+    file, a symbolic link, kept as a link and never followed, an empty folder), so nothing
+    someone else put there is lost. The marker is the stage's own."""
+    if not old.is_dir() or old.is_symlink():
+        return
+    for directory, folders, files in os.walk(old):
+        here = Path(directory)
+        for name in sorted(folders + files):
+            path = here / name
+            rel = path.relative_to(old).as_posix()
+            target = stage / rel
+            if rel == MARKER or not keep(rel) or os.path.lexists(target):
+                continue
+            if path.is_dir() and not path.is_symlink():
+                if not any(path.iterdir()):
+                    target.mkdir(parents=True)  # an empty folder; a full one comes with its files
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            link(path, target)
 
 
 def switch(stage: Path, out: Path) -> None:

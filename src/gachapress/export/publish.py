@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gachapress.build import outdir
-from gachapress.build.builder import link
-from gachapress.build.outdir import MARKER, OutputError
+from gachapress.build.outdir import MARKER, OutputError, link
 from gachapress.export.common import Plan
 
 
@@ -68,14 +67,6 @@ def _previous(folder: Path) -> dict[str, str]:
 
 
 def _carry_over(folder: Path, stage: Path, previous: dict[str, str]) -> None:
-    """Files in the old folder that the tool did not write are kept in the new one."""
-    if not folder.is_dir():
-        return
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder).as_posix()
-        target = stage / rel
-        if path.is_symlink() or not path.is_file() or rel == MARKER or rel in previous:
-            continue
-        if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            link(path, target)
+    """What is in the old folder that the tool did not write (files, links, folders) is kept
+    in the new one."""
+    outdir.carry_over(folder, stage, lambda rel: rel not in previous)
