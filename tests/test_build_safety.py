@@ -191,12 +191,40 @@ def test_a_kill_at_any_point_leaves_the_old_tree_or_the_new(
     killed_build(project, faults)
     now = contents(project / "out") if (project / "out").exists() else None
     if "after-move-old" in faults:
-        assert now is None  # the one instant without out/, which the next build repairs
+        assert now is None  # the one instant without out/ (a real out/ turned into the link)
     else:
         assert now in (old, new)  # either tree, whole, at the instant of the kill
     build(project)  # the next build puts things right and cleans what the kill left
     assert contents(project / "out") == new
     assert leftovers(project) == []
+
+
+@pytest.mark.parametrize("fault", ["staged", "before-exchange", "before-relink", "after-relink"])
+def test_where_folders_cannot_exchange_out_is_a_link_replaced_at_once(
+    two_trees: tuple[Path, dict, dict], tmp_path: Path, fault: str
+) -> None:
+    """No instant without out/: it links to a tree version, and one rename swaps the link."""
+    base, _, new = two_trees
+    project = tmp_path / "project"
+    shutil.copytree(base, project)
+    shutil.rmtree(project / "out")
+    no_exchange = {"GACHAPRESS_FAULT": "no-exchange"}
+    build(project, env=no_exchange)  # a first publish where folders cannot exchange
+    out = project / "out"
+    assert out.is_symlink() and os.readlink(out).startswith(".out.tree-")
+    old = contents(out)
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    old["notes.txt"] = hashlib.sha256(b"mine").hexdigest()
+    edit_card_text(project)
+    killed_build(project, f"no-exchange,{fault}")
+    assert out.is_symlink() and contents(out) in (old, {**new, "notes.txt": old["notes.txt"]})
+    build(project, env=no_exchange)
+    assert contents(out) == {**new, "notes.txt": old["notes.txt"]}
+    assert out.is_symlink() and leftovers(project) == [os.readlink(out)]
+    edit_card_text(project, "Paper", "Leaf")
+    build(project)  # where folders exchange again, out/ is a folder again
+    assert not out.is_symlink() and out.is_dir() and leftovers(project) == []
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
 
 
 def test_a_kill_before_the_first_publish_leaves_no_out(project: Path) -> None:

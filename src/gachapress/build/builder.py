@@ -439,9 +439,11 @@ def _book_files(game_id: str, options: BuildOptions) -> list[FileRef]:
 
 
 def _exports(game_id: str, out: Path) -> list[str]:
-    """The export targets out/<game>/export/ holds."""
+    """The export targets out/<game>/export/ holds (not an export's staged tree or version)."""
     folder = out / game_id / names.EXPORT_DIR
-    return sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
 def art_digests(face: Face) -> list[str]:

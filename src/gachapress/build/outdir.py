@@ -3,10 +3,20 @@ folder, and switches from the old tree to the new one in a single atomic step.
 
 A build writes its whole new tree into a staging folder beside the output folder (so on the same
 filesystem), then exchanges the two with one ``renameat2(RENAME_EXCHANGE)``: at any instant the
-output folder is either the old tree or the new one. Where the kernel or filesystem cannot
-exchange, the old tree is renamed aside first and put back by the next build if a kill came
-between the two renames. The output folder carries a marker listing every file the tool wrote;
-only those are ever replaced or deleted.
+output folder is either the old tree or the new one.
+
+Where the kernel or file system cannot exchange two folders, no pair of renames can replace a
+folder without an instant in which it is missing. There the output folder is a symbolic link to
+a versioned tree beside it (``out -> .out.tree-PID-NS``), and a publish renames the staged tree
+to a new version and then renames a new link over ``out``: renaming over a link is one atomic
+step, so readers through ``out`` (serve, a sweep, a shell) always find a whole tree, and the old
+version is deleted afterwards. A first publish on such a file system makes ``out`` that link at
+once. An ``out`` that is a real folder there (made on another machine or by an older version)
+is turned into the link once: the old tree is renamed to a version and the link put in its
+place, and only a kill at that one instant leaves ``out`` missing; every run (under the lock)
+puts the link back first (``recover``). Where folders can be exchanged again, the exchange
+of the staged tree with the link makes ``out`` a folder again. The output folder carries a
+marker listing every file the tool wrote; only those are ever replaced or deleted.
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ import shutil
 import signal
 import stat
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -136,16 +147,26 @@ def locked(out: Path, waiting: Callable[[str], None] | None = None) -> Iterator[
 
 
 def recover(out: Path) -> None:
-    """Clear what killed builds left beside ``out`` (call with the lock held): a stage folder is
-    deleted; an old tree is put back if the kill came before the new one was in place."""
-    pattern = re.compile(re.escape(f".{out.name}.") + r"(stage|old)-\d+")
+    """Clear what killed builds left beside ``out`` (call with the lock held): a stage folder or
+    a half-made link is deleted, and so is a tree version ``out`` no longer links to; an old
+    tree is put back (or linked) if the kill came before the new one was in place."""
+    pattern = re.compile(re.escape(f".{out.name}.") + r"(stage|old|tree|link)-[0-9-]+")
+    found = [p for p in out.parent.iterdir() if pattern.fullmatch(p.name)]
+    for link_left in [p for p in found if ".link-" in p.name and p.is_symlink()]:
+        link_left.unlink()
     leftovers = sorted(
-        (p for p in out.parent.iterdir() if pattern.fullmatch(p.name) and p.is_dir()),
+        (p for p in found if p.is_dir() and not p.is_symlink()),
         key=lambda p: p.stat().st_mtime_ns,
     )
+    current = _tree_of(out)
     for folder in leftovers:
-        if ".old-" in folder.name and not out.exists():
+        if folder == current:
+            continue
+        if not os.path.lexists(out) and ".old-" in folder.name:
             folder.rename(out)
+        elif not os.path.lexists(out) and ".tree-" in folder.name:
+            _point(out, folder)  # killed while turning a real out/ into the link
+            current = folder
         else:
             shutil.rmtree(folder)
 
@@ -174,7 +195,7 @@ def carry_over(old: Path, stage: Path, keep: Callable[[str], bool]) -> None:
     relative to it) that ``keep`` accepts and the stage lacks is linked in, whatever it is (a
     file, a symbolic link, kept as a link and never followed, an empty folder), so nothing
     someone else put there is lost. The marker is the stage's own."""
-    if not old.is_dir() or old.is_symlink():
+    if not old.is_dir():
         return
     for directory, folders, files in os.walk(old):
         here = Path(directory)
@@ -193,22 +214,80 @@ def carry_over(old: Path, stage: Path, keep: Callable[[str], bool]) -> None:
 
 
 def switch(stage: Path, out: Path) -> None:
-    """Put the staged tree at ``out`` and delete the old one."""
-    if not out.exists():
+    """Put the staged tree at ``out`` and delete the old one, in one atomic step (see the
+    module's docstring)."""
+    if not os.path.lexists(out):
         fault("before-rename")
-        stage.rename(out)
+        if _can_exchange(stage):
+            stage.rename(out)
+        else:
+            tree = _version(out)
+            stage.rename(tree)
+            _point(out, tree)
         return
+    current = _tree_of(out)
     fault("before-exchange")
-    if _exchange(stage, out):
+    if _exchange(stage, out):  # a folder and the tool's link exchange as well
         fault("after-exchange")
-        shutil.rmtree(stage)  # the old tree, now
+        if current is None:
+            shutil.rmtree(stage)  # the old tree, now
+        else:
+            stage.unlink()  # the link, now: out is a folder again where folders exchange
+            shutil.rmtree(current)
         return
-    old = staging_name(out, "old")
-    out.rename(old)
-    fault("after-move-old")
-    stage.rename(out)
-    fault("after-rename")
-    shutil.rmtree(old)
+    if current is None:
+        current = _version(out)  # a real folder where nothing can exchange: link it, once
+        out.rename(current)
+        fault("after-move-old")
+        _point(out, current)
+        fault("after-rename")
+    tree = _version(out)
+    stage.rename(tree)
+    fault("before-relink")
+    _point(out, tree)
+    fault("after-relink")
+    if current.is_dir():
+        shutil.rmtree(current)
+
+
+def _version(out: Path) -> Path:
+    """A new name for a tree version beside ``out``."""
+    return out.with_name(f".{out.name}.tree-{os.getpid()}-{time.time_ns()}")
+
+
+def _tree_of(out: Path) -> Path | None:
+    """The tree version ``out`` links to when it is the tool's link (to a sibling tree)."""
+    if not out.is_symlink():
+        return None
+    target = os.readlink(out)
+    if re.fullmatch(re.escape(f".{out.name}.tree-") + r"[0-9-]+", target):
+        return out.with_name(target)
+    return None
+
+
+def _point(out: Path, tree: Path) -> None:
+    """Make ``out`` a link to ``tree`` (a sibling) in one atomic rename."""
+    fresh = out.with_name(f".{out.name}.link-{os.getpid()}")
+    with contextlib.suppress(FileNotFoundError):
+        fresh.unlink()
+    os.symlink(tree.name, fresh)
+    os.rename(fresh, out)
+
+
+def _can_exchange(beside: Path) -> bool:
+    """Whether two folders beside ``beside`` can be exchanged atomically (tried on two empty
+    ones), so that a first publish knows whether ``out`` is to be a folder or a link."""
+    a, b = beside.with_name(beside.name + "-1"), beside.with_name(beside.name + "-2")
+    try:
+        a.mkdir()
+        b.mkdir()
+        return _exchange(a, b)
+    except OSError:
+        return False
+    finally:
+        for probe in (a, b):
+            with contextlib.suppress(OSError):
+                probe.rmdir()
 
 
 def _exchange(a: Path, b: Path) -> bool:
