@@ -317,6 +317,22 @@ def test_out_on_another_filesystem(project: Path) -> None:
         assert "Stone" in (disk / "out" / GAME / "cards" / "rock-1.svg").read_text("utf-8")
 
 
+def test_out_at_a_mount_point_says_why_and_what_to_do(project: Path) -> None:
+    with mounted(project.parent / "disk", "-t", "tmpfs", "-o", "size=64m", "tmpfs") as disk:
+        result = run_cli("build", GAME, "--paper", "a4", "--out", str(disk), cwd=project, env=ENV)
+        assert result.code == 1
+        assert result.err == (
+            f"error: --out {disk}: this folder is a mount point, which cannot be replaced as a "
+            "whole as gachapress replaces the folders it publishes (staged beside them and "
+            f"swapped in); publish into a folder inside it instead, such as {disk / 'out'}\n"
+        )
+        assert list(disk.iterdir()) == []
+        assert [p for p in project.parent.iterdir() if p.name.startswith(".disk.")] == []
+        exported = run_cli("export", GAME, "--to", "tts", "--out", str(disk), cwd=project)
+        assert exported.code == 1 and "is a mount point" in exported.err
+        assert list(disk.iterdir()) == []
+
+
 def test_a_full_disk_is_a_message_and_leaves_out_whole(project: Path) -> None:
     with mounted(project.parent / "disk", "-t", "tmpfs", "-o", "size=64m", "tmpfs") as disk:
         out = disk / "out"

@@ -74,6 +74,7 @@ def guard(out: Path, root: Path) -> dict[str, str]:
             raise OutputError(f"--out {shown}: this would write into the project's {name}/ folder")
     if target.exists() and not target.is_dir():
         raise OutputError(f"--out {shown}: this is a file, not a folder")
+    refuse_mount_point(target, f"--out {shown}")
     if not target.is_dir() or not any(target.iterdir()):
         return {}
     previous = read_marker(target)
@@ -86,6 +87,18 @@ def guard(out: Path, root: Path) -> dict[str, str]:
             f"(it has no {MARKER}); empty it or choose another folder"
         )
     return previous
+
+
+def refuse_mount_point(folder: Path, shown: str) -> None:
+    """OutputError for a folder that is a mount point: a publish replaces the folder as a
+    whole (staged beside it, then swapped in by renaming), and a mount point cannot be
+    renamed ("Device or resource busy"); a folder inside it can."""
+    if folder.is_dir() and os.path.ismount(folder):
+        raise OutputError(
+            f"{shown}: this folder is a mount point, which cannot be replaced as a whole as "
+            f"gachapress replaces the folders it publishes (staged beside them and swapped in); "
+            f"publish into a folder inside it instead, such as {folder / 'out'}"
+        )
 
 
 def read_marker(out: Path) -> dict[str, str] | None:

@@ -28,6 +28,7 @@ class TargetOutcome:
 def publish(folder: Path, plan: Plan, outcome: TargetOutcome) -> None:
     """Write the plan's changed outputs and put the folder in place (call with out/ locked)."""
     folder.parent.mkdir(parents=True, exist_ok=True)
+    outdir.refuse_mount_point(folder, str(folder))
     outdir.recover(folder)
     previous = _previous(folder)
     entries = {name: digest for name, (digest, _) in plan.items()}
