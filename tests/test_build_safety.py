@@ -121,6 +121,52 @@ def test_files_someone_else_put_in_out_survive_rebuilds(project: Path) -> None:
     assert (project / "out" / "pipe").is_fifo()
 
 
+def _truncate(marker: Path) -> None:
+    marker.write_text(marker.read_text(encoding="utf-8")[:40], encoding="utf-8")
+
+
+def _relink(target: str):
+    def damage(marker: Path) -> None:
+        marker.unlink()
+        marker.symlink_to(target)
+
+    return damage
+
+
+@pytest.mark.parametrize(
+    ("damage", "why"),
+    [
+        (_truncate, "it cannot be read as JSON"),
+        (lambda m: m.write_text('{"files": []}', encoding="utf-8"), "it is not the list"),
+        (_relink("/dev/zero"), "it is not a regular file"),
+        (lambda m: (m.unlink(), os.mkfifo(m)), "it is not a regular file"),
+    ],
+    ids=["truncated", "wrong-shape", "link-to-dev-zero", "fifo"],
+)
+def test_a_damaged_marker_is_named_with_the_way_out(project: Path, damage, why: str) -> None:
+    build(project)
+    out = project / "out"
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    damage(out / MARKER)
+    result = run_cli("build", GAME, "--paper", "a4", cwd=project, env=ENV)
+    assert result.code == 1 and "Traceback" not in result.err
+    assert result.err == (
+        f"error: --out out: its {MARKER}, the list of the files gachapress wrote there, is "
+        f"damaged ({why}"
+    ) + result.err.split(why, 1)[1]
+    assert result.err.endswith(
+        "so gachapress cannot tell its files from yours. Run the command again with "
+        "--repair-out: every output is then written anew (a file of yours at the path of an "
+        "output would be replaced) and every other file is kept, as are the outputs it no "
+        "longer makes; or move the folder away\n"
+    )
+    build(project, "--repair-out")
+    assert (out / MARKER).is_file() and not (out / MARKER).is_symlink()
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
+    again = run_cli("build", GAME, "--paper", "a4", cwd=project, env=ENV)
+    assert again.code == 0 and "0 files written" in again.out, again.out
+
+
 def test_outputs_the_build_no_longer_makes_are_removed(project: Path) -> None:
     build(project, "--paper", "a4")
     run = run_cli("build", GAME, "--paper", "letter", cwd=project, env=ENV)

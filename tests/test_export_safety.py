@@ -165,3 +165,18 @@ def test_a_shop_size_that_breaks_the_safe_zone_is_a_located_error(project: Path)
     )
     assert f"templates/print.yaml:{line}:" in run.err and "safe zone" in run.err
     assert "Traceback" not in run.err and not folder(project, "tgc").exists()
+
+
+def test_a_damaged_export_marker_is_named_with_the_way_out(project: Path) -> None:
+    assert export(project).code == 0
+    (folder(project) / "order-notes.txt").write_text("proof ordered", "utf-8")
+    (folder(project) / MARKER).write_text("{", "utf-8")
+    run = export(project)
+    assert run.code == 1 and "Traceback" not in run.err
+    assert f"{folder(project)}: its {MARKER}, the list of the files gachapress" in run.err
+    assert "is damaged (it cannot be read as JSON" in run.err
+    assert "Run the export again with --repair-out" in run.err
+    run = export(project, "dtc", "--repair-out")
+    assert run.code == 0, run.err
+    assert (folder(project) / "order-notes.txt").read_text("utf-8") == "proof ordered"
+    assert export(project).code == 0

@@ -50,6 +50,8 @@ class BuildOptions:
     ink: Literal["normal", "low"] = "normal"
     lang: str | None = None
     """The card language (``--lang``); None: each game's first language."""
+    repair_out: bool = False
+    """``--repair-out``: take an out/ whose marker is damaged as the tool's, listing nothing."""
     defer_pdfs: bool = False
     """The preview's quick pass (``serve``): a PDF whose inputs changed keeps its last bytes in
     out/ and its game stays due, so that the next build, which defers nothing, writes it."""
@@ -147,11 +149,11 @@ def _holding_out(options: BuildOptions) -> Iterator[dict[str, str]]:
     """Hold out/'s lock (after recovering from a killed build); yield what out/ holds by the
     tool's marker. An OSError becomes OutputError."""
     out = options.out
-    outdir.guard(out, options.root)
+    outdir.guard(out, options.root, options.repair_out)
     try:
         with outdir.locked(out):
             outdir.recover(out)
-            yield outdir.guard(out, options.root)  # again: now nobody else is writing
+            yield outdir.guard(out, options.root, options.repair_out)  # now nobody else writes
     except OSError as exc:
         where = exc.filename or out
         raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from None

@@ -55,10 +55,14 @@ def staging_name(out: Path, kind: str) -> Path:
     return out.with_name(f".{out.name}.{kind}-{os.getpid()}")
 
 
-def guard(out: Path, root: Path) -> dict[str, str]:
+def guard(
+    out: Path, root: Path, repair: bool = False, command: str = "the command"
+) -> dict[str, str]:
     """Refuse an output folder that is, holds or lies in the project's own files, the file
     system root or the home folder, or that holds files the tool did not make. Returns what
-    the previous build wrote there (empty for a new or empty folder)."""
+    the previous build wrote there (empty for a new or empty folder). A damaged marker is
+    refused saying how to recover, unless ``repair`` (``--repair-out``): the folder is then
+    the tool's, listing nothing."""
     target = out.resolve()
     project = root.resolve()
     shown = str(out)
@@ -77,7 +81,7 @@ def guard(out: Path, root: Path) -> dict[str, str]:
     refuse_mount_point(target, f"--out {shown}")
     if not target.is_dir() or not any(target.iterdir()):
         return {}
-    previous = read_marker(target)
+    previous = read_marker(target, f"--out {shown}", repair, command)
     if previous is not None:
         return previous  # the tool's folder, even if it lists nothing yet (only exports)
     previous = adopt_legacy_manifest(root / "build", out)
@@ -101,22 +105,70 @@ def refuse_mount_point(folder: Path, shown: str) -> None:
         )
 
 
-def read_marker(out: Path) -> dict[str, str] | None:
+#: The largest marker read (one lists a few thousand files: some hundred kilobytes).
+MAX_MARKER_BYTES = 64 * 1024 * 1024
+#: The option that takes a folder whose marker is damaged as the tool's own.
+REPAIR_OPTION = "--repair-out"
+
+
+def read_marker(
+    out: Path, shown: str | None = None, repair: bool = False, command: str = "the command"
+) -> dict[str, str] | None:
     """The files a previous build wrote into ``out`` (output path -> input hash), or None when
-    ``out`` carries no marker of this tool."""
+    ``out`` has no marker. A marker that is there but not one this tool wrote whole (not a
+    regular file, too large, not its JSON) raises OutputError saying it is damaged and how to
+    recover (run ``command`` again with REPAIR_OPTION); with ``repair`` it is taken as listing
+    nothing."""
+    path = out / MARKER
     try:
-        data = json.loads((out / MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        info = os.lstat(path)
+    except FileNotFoundError:
         return None
-    if not isinstance(data, dict) or data.get("generator") != _GENERATOR:
-        return None
-    files = data.get("files")
-    return files if isinstance(files, dict) else None
+    except OSError as exc:
+        raise OutputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    damage = None
+    if not stat.S_ISREG(info.st_mode):
+        damage = "it is not a regular file"
+    elif info.st_size > MAX_MARKER_BYTES:
+        damage = f"it is {info.st_size:,} bytes long"
+    else:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError) as exc:
+            data = None
+            damage = f"it cannot be read as JSON: {exc}"
+        if damage is None and not _is_marker(data):
+            damage = "it is not the list gachapress writes"
+    if damage is None:
+        return data["files"]
+    if repair:
+        return {}
+    where = shown or str(out)
+    raise OutputError(
+        f"{where}: its {MARKER}, the list of the files gachapress wrote there, is damaged "
+        f"({damage}), so gachapress cannot tell its files from yours. Run {command} again "
+        f"with {REPAIR_OPTION}: every output is then written anew (a file of yours at the "
+        "path of an output would be replaced) and every other file is kept, as are the "
+        "outputs it no longer makes; or move the folder away"
+    )
+
+
+def _is_marker(data: object) -> bool:
+    return (
+        isinstance(data, dict)
+        and data.get("generator") == _GENERATOR
+        and isinstance(data.get("files"), dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in data["files"].items())
+    )
 
 
 def write_marker(folder: Path, entries: dict[str, str]) -> None:
+    """Write the folder's marker whole, in place of whatever is there (a link is replaced,
+    never written through)."""
     text = json.dumps({"generator": _GENERATOR, "files": entries}, indent=1, sort_keys=True)
-    (folder / MARKER).write_text(text + "\n", encoding="utf-8")
+    partial = folder / f"{MARKER}.{os.getpid()}"
+    partial.write_text(text + "\n", encoding="utf-8")
+    os.replace(partial, folder / MARKER)
 
 
 @contextlib.contextmanager

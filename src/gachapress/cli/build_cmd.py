@@ -13,6 +13,7 @@ from gachapress.build.builder import PAPERS, BuildOptions, GameOutcome, build
 from gachapress.build.outdir import OutputError
 from gachapress.cli.common import (
     LangOption,
+    RepairOutOption,
     RootOption,
     build_progress,
     cap_processes,
@@ -84,6 +85,7 @@ def build_command(
         ),
     ] = Ink.normal,
     lang: LangOption = None,
+    repair_out: RepairOutOption = False,
     root: RootOption = Path("."),
 ) -> None:
     """Check the games, then write their card SVGs, print-and-play PDFs and rulebooks.
@@ -101,6 +103,7 @@ def build_command(
         back_offset=_offset(back_offset),
         ink=ink.value,
         lang=lang,
+        repair_out=repair_out,
     )
     started = time.perf_counter()
     try:

@@ -26,6 +26,16 @@ RootOption = Annotated[
 ]
 
 
+RepairOutOption = Annotated[
+    bool,
+    typer.Option(
+        "--repair-out",
+        help="Use an output folder whose .gachapress-out.json is damaged: every output is "
+        "written anew and every other file kept.",
+    ),
+]
+
+
 def rules_dir(root: Path) -> Path:
     return root / "rules"
 

@@ -12,6 +12,7 @@ import typer
 from gachapress.build.outdir import OutputError
 from gachapress.cli.common import (
     LangOption,
+    RepairOutOption,
     RootOption,
     check_card_language,
     game_progress,
@@ -71,6 +72,7 @@ def export_command(
         ),
     ] = None,
     lang: LangOption = None,
+    repair_out: RepairOutOption = False,
     root: RootOption = Path("."),
 ) -> None:
     """Write files for a print shop or Tabletop Simulator into out/GAME/export/TARGET/.
@@ -89,6 +91,7 @@ def export_command(
         text_as_paths=text_as_paths,
         base_url=base_url,
         lang=lang,
+        repair_out=repair_out,
     )
     started = time.perf_counter()
     try:

@@ -137,9 +137,10 @@ def _prepare(out: Path, root: Path) -> None:
     """Refuse an output folder the tool may not write, and mark a new one as the tool's own
     (so that a later build accepts it). Called with out/'s lock held, so a killed build's
     leftovers are cleared first, as a build clears them."""
-    outdir.guard(out, root)
+    build = "`gachapress build`"
+    outdir.guard(out, root, command=build)
     outdir.recover(out)
-    previous = outdir.guard(out, root)
+    previous = outdir.guard(out, root, command=build)
     if outdir.read_marker(out) is None:
         out.mkdir(parents=True, exist_ok=True)
         outdir.write_marker(out, previous)

@@ -39,6 +39,8 @@ class ExportOptions:
     """Where Tabletop Simulator fetches the images from (default: the local files)."""
     lang: str | None = None
     """The card language (``--lang``); None: the game's first language."""
+    repair_out: bool = False
+    """``--repair-out``: take a folder whose marker is damaged as the tool's, listing nothing."""
 
     @property
     def templates(self) -> Path:

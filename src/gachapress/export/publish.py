@@ -25,12 +25,12 @@ class TargetOutcome:
     kept: list[str] = field(default_factory=list)
 
 
-def publish(folder: Path, plan: Plan, outcome: TargetOutcome) -> None:
+def publish(folder: Path, plan: Plan, outcome: TargetOutcome, repair: bool = False) -> None:
     """Write the plan's changed outputs and put the folder in place (call with out/ locked)."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     outdir.refuse_mount_point(folder, str(folder))
     outdir.recover(folder)
-    previous = _previous(folder)
+    previous = _previous(folder, repair)
     entries = {name: digest for name, (digest, _) in plan.items()}
     stage = outdir.staging_name(folder, "stage")
     try:
@@ -54,11 +54,12 @@ def publish(folder: Path, plan: Plan, outcome: TargetOutcome) -> None:
         shutil.rmtree(stage, ignore_errors=True)
 
 
-def _previous(folder: Path) -> dict[str, str]:
-    """What the last export wrote into ``folder``; refuses a non-empty folder it did not make."""
+def _previous(folder: Path, repair: bool) -> dict[str, str]:
+    """What the last export wrote into ``folder``; refuses a non-empty folder it did not make,
+    or whose marker is damaged (unless ``repair``)."""
     if not folder.is_dir() or not any(folder.iterdir()):
         return {}
-    previous = outdir.read_marker(folder)
+    previous = outdir.read_marker(folder, str(folder), repair, "the export")
     if previous is None:
         raise OutputError(
             f"{folder} is not empty and was not made by gachapress (it has no {MARKER}); "
