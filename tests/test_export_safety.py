@@ -173,7 +173,7 @@ def test_a_damaged_export_marker_is_named_with_the_way_out(project: Path) -> Non
     (folder(project) / MARKER).write_text("{", "utf-8")
     run = export(project)
     assert run.code == 1 and "Traceback" not in run.err
-    assert f"{folder(project)}: its {MARKER}, the list of the files gachapress" in run.err
+    assert f"out/{GAME}/export/dtc: its {MARKER}, the list of the files" in run.err
     assert "is damaged (it cannot be read as JSON" in run.err
     assert "Run the export again with --repair-out" in run.err
     run = export(project, "dtc", "--repair-out")
