@@ -180,3 +180,48 @@ def test_a_damaged_export_marker_is_named_with_the_way_out(project: Path) -> Non
     assert run.code == 0, run.err
     assert (folder(project) / "order-notes.txt").read_text("utf-8") == "proof ordered"
     assert export(project).code == 0
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("javascript:alert(1)//", "is not a web address"),
+        ("file:///etc/passwd", "is not a web address"),
+        ("ftp://example.com/cards/", "is not a web address"),
+        ("https://", "is not a web address"),
+        ("https://[::1/", "is not a web address"),
+        ("https://example.com/\n<script>alert(1)</script>", "holds spaces, line breaks"),
+        ("https://example.com/a b/", "holds spaces, line breaks"),
+        ("https://example.com/?next=", "has a query or fragment"),
+        ("https://example.com/#top", "has a query or fragment"),
+    ],
+)
+def test_base_url_is_only_an_http_url(project: Path, url: str, why: str) -> None:
+    run = export(project, "tts", "--base-url", url)
+    assert run.code == 2 and "Traceback" not in run.err
+    assert why in " ".join(run.err.replace("│", " ").split())
+    assert not (project / "out").exists()
+
+
+def test_what_the_tts_export_writes_is_escaped(project: Path) -> None:
+    import json
+
+    from gachapress.export.tts import markdown_text
+
+    decks = project / "rules" / GAME / "game.yaml"
+    text = decks.read_text("utf-8")
+    name = "Rock <script>alert(1)</script> | *Fire*"
+    old = 'name: {en: "Rock, Paper, Scissors, Fire"'
+    assert old in text
+    decks.write_text(text.replace(old, f'name: {{en: "{name}"', 1), "utf-8")
+    run = export(project, "tts", "--base-url", "https://example.com/it's/\"<cards>`/")
+    assert run.code == 0, run.err
+    saved = json.loads((folder(project, "tts") / f"{GAME}.json").read_text("utf-8"))
+    deck = saved["ObjectStates"][0]
+    (entry,) = deck["CustomDeck"].values()
+    assert entry["FaceURL"].startswith("https://example.com/it%27s/%22%3Ccards%3E%60/")
+    readme = (folder(project, "tts") / "README.md").read_text("utf-8")
+    assert "<script>" not in readme and "<cards>" not in readme
+    assert readme.startswith(f"# {markdown_text(name)} for Tabletop Simulator\n")
+    assert markdown_text(name) == r"Rock &lt;script&gt;alert(1)&lt;/script&gt; \| \*Fire\*"
+    assert "from `https://example.com/it%27s/%22%3Ccards%3E%60/`" in readme

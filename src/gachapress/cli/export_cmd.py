@@ -85,14 +85,17 @@ def export_command(
 
     selected = select_games(games)
     check_card_language(selected, root, lang)
-    options = ExportOptions(
-        root=root,
-        out=out or root / "out",
-        text_as_paths=text_as_paths,
-        base_url=base_url,
-        lang=lang,
-        repair_out=repair_out,
-    )
+    try:
+        options = ExportOptions(
+            root=root,
+            out=out or root / "out",
+            text_as_paths=text_as_paths,
+            base_url=base_url,
+            lang=lang,
+            repair_out=repair_out,
+        )
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--base-url'") from None
     started = time.perf_counter()
     try:
         with game_progress(f"exporting {to.value}", len(selected), _line) as step:
