@@ -102,10 +102,69 @@ def test_files_someone_else_put_in_out_survive_rebuilds(project: Path) -> None:
     (project / "out" / "notes.txt").write_text("printed on 1 Dec", encoding="utf-8")
     (project / "out" / GAME / "playtest").mkdir()
     (project / "out" / GAME / "playtest" / "scores.csv").write_text("1,2", encoding="utf-8")
+    (project / "out" / "latest").symlink_to(GAME)  # links, kept as links, never followed
+    (project / "out" / GAME / "notes.txt").symlink_to("../notes.txt")
+    (project / "out" / "zero").symlink_to("/dev/zero")
+    (project / "out" / "gone").symlink_to("/nowhere/at/all")
+    (project / "out" / "empty").mkdir()
+    os.mkfifo(project / "out" / "pipe")
     edit_card_text(project)
     build(project)
     assert (project / "out" / "notes.txt").read_text(encoding="utf-8") == "printed on 1 Dec"
     assert (project / "out" / GAME / "playtest" / "scores.csv").is_file()
+    assert os.readlink(project / "out" / "latest") == GAME
+    assert (project / "out" / "latest" / "rulebook.en.html").is_file()
+    assert os.readlink(project / "out" / GAME / "notes.txt") == "../notes.txt"
+    assert os.readlink(project / "out" / "zero") == "/dev/zero"
+    assert os.readlink(project / "out" / "gone") == "/nowhere/at/all"
+    assert (project / "out" / "empty").is_dir()
+    assert (project / "out" / "pipe").is_fifo()
+
+
+def _truncate(marker: Path) -> None:
+    marker.write_text(marker.read_text(encoding="utf-8")[:40], encoding="utf-8")
+
+
+def _relink(target: str):
+    def damage(marker: Path) -> None:
+        marker.unlink()
+        marker.symlink_to(target)
+
+    return damage
+
+
+@pytest.mark.parametrize(
+    ("damage", "why"),
+    [
+        (_truncate, "it cannot be read as JSON"),
+        (lambda m: m.write_text('{"files": []}', encoding="utf-8"), "it is not the list"),
+        (_relink("/dev/zero"), "it is not a regular file"),
+        (lambda m: (m.unlink(), os.mkfifo(m)), "it is not a regular file"),
+    ],
+    ids=["truncated", "wrong-shape", "link-to-dev-zero", "fifo"],
+)
+def test_a_damaged_marker_is_named_with_the_way_out(project: Path, damage, why: str) -> None:
+    build(project)
+    out = project / "out"
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    damage(out / MARKER)
+    result = run_cli("build", GAME, "--paper", "a4", cwd=project, env=ENV)
+    assert result.code == 1 and "Traceback" not in result.err
+    assert result.err == (
+        f"error: --out out: its {MARKER}, the list of the files gachapress wrote there, is "
+        f"damaged ({why}"
+    ) + result.err.split(why, 1)[1]
+    assert result.err.endswith(
+        "so gachapress cannot tell its files from yours. Run the command again with "
+        "--repair-out: every output is then written anew (a file of yours at the path of an "
+        "output would be replaced) and every other file is kept, as are the outputs it no "
+        "longer makes; or move the folder away\n"
+    )
+    build(project, "--repair-out")
+    assert (out / MARKER).is_file() and not (out / MARKER).is_symlink()
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
+    again = run_cli("build", GAME, "--paper", "a4", cwd=project, env=ENV)
+    assert again.code == 0 and "0 files written" in again.out, again.out
 
 
 def test_outputs_the_build_no_longer_makes_are_removed(project: Path) -> None:
@@ -178,12 +237,40 @@ def test_a_kill_at_any_point_leaves_the_old_tree_or_the_new(
     killed_build(project, faults)
     now = contents(project / "out") if (project / "out").exists() else None
     if "after-move-old" in faults:
-        assert now is None  # the one instant without out/, which the next build repairs
+        assert now is None  # the one instant without out/ (a real out/ turned into the link)
     else:
         assert now in (old, new)  # either tree, whole, at the instant of the kill
     build(project)  # the next build puts things right and cleans what the kill left
     assert contents(project / "out") == new
     assert leftovers(project) == []
+
+
+@pytest.mark.parametrize("fault", ["staged", "before-exchange", "before-relink", "after-relink"])
+def test_where_folders_cannot_exchange_out_is_a_link_replaced_at_once(
+    two_trees: tuple[Path, dict, dict], tmp_path: Path, fault: str
+) -> None:
+    """No instant without out/: it links to a tree version, and one rename swaps the link."""
+    base, _, new = two_trees
+    project = tmp_path / "project"
+    shutil.copytree(base, project)
+    shutil.rmtree(project / "out")
+    no_exchange = {"GACHAPRESS_FAULT": "no-exchange"}
+    build(project, env=no_exchange)  # a first publish where folders cannot exchange
+    out = project / "out"
+    assert out.is_symlink() and os.readlink(out).startswith(".out.tree-")
+    old = contents(out)
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    old["notes.txt"] = hashlib.sha256(b"mine").hexdigest()
+    edit_card_text(project)
+    killed_build(project, f"no-exchange,{fault}")
+    assert out.is_symlink() and contents(out) in (old, {**new, "notes.txt": old["notes.txt"]})
+    build(project, env=no_exchange)
+    assert contents(out) == {**new, "notes.txt": old["notes.txt"]}
+    assert out.is_symlink() and leftovers(project) == [os.readlink(out)]
+    edit_card_text(project, "Paper", "Leaf")
+    build(project)  # where folders exchange again, out/ is a folder again
+    assert not out.is_symlink() and out.is_dir() and leftovers(project) == []
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
 
 
 def test_a_kill_before_the_first_publish_leaves_no_out(project: Path) -> None:
@@ -274,6 +361,22 @@ def test_out_on_another_filesystem(project: Path) -> None:
         edit_card_text(project)
         build(project, "--out", str(disk / "out"))
         assert "Stone" in (disk / "out" / GAME / "cards" / "rock-1.svg").read_text("utf-8")
+
+
+def test_out_at_a_mount_point_says_why_and_what_to_do(project: Path) -> None:
+    with mounted(project.parent / "disk", "-t", "tmpfs", "-o", "size=64m", "tmpfs") as disk:
+        result = run_cli("build", GAME, "--paper", "a4", "--out", str(disk), cwd=project, env=ENV)
+        assert result.code == 1
+        assert result.err == (
+            f"error: --out {disk}: this folder is a mount point, which cannot be replaced as a "
+            "whole as gachapress replaces the folders it publishes (staged beside them and "
+            f"swapped in); publish into a folder inside it instead, such as {disk / 'out'}\n"
+        )
+        assert list(disk.iterdir()) == []
+        assert [p for p in project.parent.iterdir() if p.name.startswith(".disk.")] == []
+        exported = run_cli("export", GAME, "--to", "tts", "--out", str(disk), cwd=project)
+        assert exported.code == 1 and "is a mount point" in exported.err
+        assert list(disk.iterdir()) == []
 
 
 def test_a_full_disk_is_a_message_and_leaves_out_whole(project: Path) -> None:

@@ -4,6 +4,7 @@ builds keep the exports."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -106,9 +107,17 @@ def test_unchanged_faces_are_not_rendered_again(project: Path) -> None:
 def test_files_someone_put_in_the_export_folder_are_kept(project: Path) -> None:
     assert export(project).code == 0
     (folder(project) / "order-notes.txt").write_text("proof ordered", "utf-8")
+    (folder(project) / "latest.txt").symlink_to("order-notes.txt")
+    (folder(project) / "shop").symlink_to(project / "rules")
+    (folder(project) / "gone").symlink_to("/nowhere/at/all")
+    (folder(project) / "proofs").mkdir()
     edit_card_text(project)
     assert export(project).code == 0
     assert (folder(project) / "order-notes.txt").read_text("utf-8") == "proof ordered"
+    assert os.readlink(folder(project) / "latest.txt") == "order-notes.txt"
+    assert os.readlink(folder(project) / "shop") == str(project / "rules")
+    assert os.readlink(folder(project) / "gone") == "/nowhere/at/all"
+    assert (folder(project) / "proofs").is_dir()
 
 
 def test_a_foreign_export_folder_is_refused(project: Path) -> None:
@@ -156,3 +165,63 @@ def test_a_shop_size_that_breaks_the_safe_zone_is_a_located_error(project: Path)
     )
     assert f"templates/print.yaml:{line}:" in run.err and "safe zone" in run.err
     assert "Traceback" not in run.err and not folder(project, "tgc").exists()
+
+
+def test_a_damaged_export_marker_is_named_with_the_way_out(project: Path) -> None:
+    assert export(project).code == 0
+    (folder(project) / "order-notes.txt").write_text("proof ordered", "utf-8")
+    (folder(project) / MARKER).write_text("{", "utf-8")
+    run = export(project)
+    assert run.code == 1 and "Traceback" not in run.err
+    assert f"out/{GAME}/export/dtc: its {MARKER}, the list of the files" in run.err
+    assert "is damaged (it cannot be read as JSON" in run.err
+    assert "Run the export again with --repair-out" in run.err
+    run = export(project, "dtc", "--repair-out")
+    assert run.code == 0, run.err
+    assert (folder(project) / "order-notes.txt").read_text("utf-8") == "proof ordered"
+    assert export(project).code == 0
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("javascript:alert(1)//", "is not a web address"),
+        ("file:///etc/passwd", "is not a web address"),
+        ("ftp://example.com/cards/", "is not a web address"),
+        ("https://", "is not a web address"),
+        ("https://[::1/", "is not a web address"),
+        ("https://example.com/\n<script>alert(1)</script>", "holds spaces, line breaks"),
+        ("https://example.com/a b/", "holds spaces, line breaks"),
+        ("https://example.com/?next=", "has a query or fragment"),
+        ("https://example.com/#top", "has a query or fragment"),
+    ],
+)
+def test_base_url_is_only_an_http_url(project: Path, url: str, why: str) -> None:
+    run = export(project, "tts", "--base-url", url)
+    assert run.code == 2 and "Traceback" not in run.err
+    assert why in " ".join(run.err.replace("│", " ").split())
+    assert not (project / "out").exists()
+
+
+def test_what_the_tts_export_writes_is_escaped(project: Path) -> None:
+    import json
+
+    from gachapress.export.tts import markdown_text
+
+    decks = project / "rules" / GAME / "game.yaml"
+    text = decks.read_text("utf-8")
+    name = "Rock <script>alert(1)</script> | *Fire*"
+    old = 'name: {en: "Rock, Paper, Scissors, Fire"'
+    assert old in text
+    decks.write_text(text.replace(old, f'name: {{en: "{name}"', 1), "utf-8")
+    run = export(project, "tts", "--base-url", "https://example.com/it's/\"<cards>`/")
+    assert run.code == 0, run.err
+    saved = json.loads((folder(project, "tts") / f"{GAME}.json").read_text("utf-8"))
+    deck = saved["ObjectStates"][0]
+    (entry,) = deck["CustomDeck"].values()
+    assert entry["FaceURL"].startswith("https://example.com/it%27s/%22%3Ccards%3E%60/")
+    readme = (folder(project, "tts") / "README.md").read_text("utf-8")
+    assert "<script>" not in readme and "<cards>" not in readme
+    assert readme.startswith(f"# {markdown_text(name)} for Tabletop Simulator\n")
+    assert markdown_text(name) == r"Rock &lt;script&gt;alert(1)&lt;/script&gt; \| \*Fire\*"
+    assert "from `https://example.com/it%27s/%22%3Ccards%3E%60/`" in readme

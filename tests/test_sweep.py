@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from gachapress.build.builder import BuildOptions, _inputs_hash
 from gachapress.project import Templates
 from gachapress.sweep import Store, load_sweep, run_sweep
-from gachapress.sweep.run import in_process
+from gachapress.sweep.run import MAX_CELL_BYTES, in_process
 from tests.conftest import GAME_IDS, ROOT, run_cli
 
 SMALL = """\
@@ -246,3 +247,202 @@ def test_a_build_keeps_the_sweep_outputs_and_ignores_sweep_files(project: Path) 
     assert "0 files written" in again.out
     assert sorted(p.relative_to(sweeps) for p in sweeps.rglob("*") if p.is_file()) == kept
     assert len(kept) == 5  # the page and four cells
+
+
+def _edit_counts(change):
+    """A tampering of a cell file: ``change`` edits its record (the digest is left as it was)."""
+
+    def tamper(path: Path) -> None:
+        record = json.loads(path.read_text())
+        change(record)
+        path.write_text(json.dumps(record, sort_keys=True))
+
+    return tamper
+
+
+def _swap_seats(record: dict) -> None:
+    summary = record["summary"]
+    summary["win_credit"] = summary["win_credit"][::-1]
+
+
+def _resign(change):
+    """A tampering that also writes a fresh digest: the counts themselves must be impossible."""
+    from gachapress.sweep.run import _digest
+
+    def tamper(path: Path) -> None:
+        record = json.loads(path.read_text())
+        record.pop("digest")
+        change(record)
+        record["digest"] = _digest(record)
+        path.write_text(json.dumps(record, sort_keys=True))
+
+    return tamper
+
+
+def _link_to(target: str):
+    def tamper(path: Path) -> None:
+        path.unlink()
+        path.symlink_to(target)
+
+    return tamper
+
+
+def _fifo(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def _huge(path: Path) -> None:
+    with path.open("ab") as file:
+        file.truncate(MAX_CELL_BYTES + 1)
+
+
+def _impossible(record: dict) -> None:
+    record["summary"]["win_credit"] = [1]
+
+
+def _negative(record: dict) -> None:
+    record["summary"]["actions"] = [[10, -5], [11, 65]]
+
+
+def _short_scores(record: dict) -> None:
+    record["summary"]["scores"] = []
+
+
+def _too_many_games(record: dict) -> None:
+    record["summary"]["end_conditions"] = {"finished": 10**6}
+
+
+@pytest.mark.parametrize(
+    ("tamper", "why"),
+    [
+        (_link_to("/dev/zero"), "is not a regular file (a symbolic link)"),
+        (_fifo, "is not a regular file (a FIFO)"),
+        (_huge, "is too large"),
+        (lambda path: path.write_text("{not json"), "is damaged"),
+        (lambda path: path.write_text("[]"), "is damaged"),
+        (_edit_counts(_swap_seats), "does not match the digest"),
+        (_resign(_impossible), "does not have one count per seat"),
+        (_resign(_negative), "has an impossible count -5"),
+        (_resign(_short_scores), "does not have scores for each seat"),
+        (_resign(_too_many_games), "has an impossible count 1000000"),
+        (_resign(_swap_seats), None),  # re-signed and possible: a result (the digest's limit)
+    ],
+    ids=[
+        "link-to-dev-zero",
+        "fifo",
+        "huge",
+        "not-json",
+        "not-an-object",
+        "seats-swapped",
+        "too-few-seats",
+        "negative-count",
+        "no-scores",
+        "more-ends-than-games",
+        "resigned-possible",
+    ],
+)
+def test_a_kept_cell_is_trusted_only_as_written(project: Path, tamper, why: str | None) -> None:
+    sweep = load_sweep(project / "small.yaml", project / "rules")
+    store = Store(project / "store")
+    first = run_sweep(sweep, store, in_process)
+    tamper(store.path(sweep.cells[1]))
+    played: list[int] = []
+
+    def watching(work):
+        for chunk in work:
+            played.append(chunk.cell)
+            yield from in_process(iter([chunk]))
+
+    heard: list[tuple[int, str]] = []
+    again = run_sweep(
+        sweep, store, watching, rejected=lambda cell, reason: heard.append((cell.players, reason))
+    )
+    if why is None:
+        assert heard == [] and played == []
+        return
+    assert [players for players, _ in heard] == [4]
+    assert heard[0][1].startswith(why), heard
+    assert set(played) == {1}
+    assert [s.counts() for s in again] == [s.counts() for s in first]
+    assert store.load(sweep.cells[1]) is not None  # replaced by a regular file as written
+
+
+def test_the_command_line_replays_a_linked_or_fifo_cell_in_a_line(project: Path) -> None:
+    out = project / "out"
+    assert _sweep(project, "--workers", "1", "--out", str(out)).code == 0
+    cells = sorted((out / "rps-fire" / "sweeps" / "small" / "cells").glob("*.json"))
+    _link_to("/dev/zero")(cells[0])
+    _fifo(cells[1])
+    again = _sweep(project, "--workers", "1", "--out", str(out))
+    assert again.code == 0, again.err
+    assert "Traceback" not in again.err
+    warnings = [line for line in again.err.splitlines() if line.startswith("warning: ")]
+    assert len(warnings) == 2, again.err
+    assert all("is not a regular file" in w and "again" in w for w in warnings)
+    assert again.err.count(": done (") == 2
+    assert all(c.is_file() and not c.is_symlink() for c in cells)
+
+
+def test_the_readme_states_the_bound_on_variants() -> None:
+    from gachapress.sweep.file import MAX_VARIANTS
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"A sweep has at most {MAX_VARIANTS:,} variants" in text
+
+
+def test_workers_are_capped_at_the_cpus_as_jobs_are(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gachapress.cli.common import cap_processes
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert cap_processes("--workers", 24) == 2
+    assert capsys.readouterr().err == "note: --workers 24 capped at this machine's 2 CPUs\n"
+    assert cap_processes("--jobs", 2) == 2
+    assert capsys.readouterr().err == ""
+
+
+def test_many_workers_run_as_many_as_the_cpus_and_exit_quietly(project: Path) -> None:
+    result = _sweep(project, "--workers", "512", "--out", str(project / "out"))
+    assert result.code == 0, result.err
+    assert f"note: --workers 512 capped at this machine's {os.cpu_count()} CPUs" in result.err
+    assert "Traceback" not in result.err and "CommClosedError" not in result.err
+
+
+def test_a_lost_cluster_is_one_error_not_a_traceback() -> None:
+    from distributed.comm.core import CommClosedError
+
+    from gachapress.errors import GachapressError
+    from gachapress.sweep.run import dask_runner
+
+    stopped = pytest.raises(GachapressError, match="the Dask cluster stopped answering")
+    with stopped, dask_runner(1, None):
+        raise CommClosedError("in <TCP (closed) ConnectionPool.gather local=tcp://x>")
+
+
+def test_a_sweep_writes_into_out_only_under_its_lock(project: Path) -> None:
+    """A build holding out/'s lock is waited for: no cell lands in a tree being swapped."""
+    import subprocess
+    import sys
+    import time
+
+    from gachapress.build import outdir
+
+    out = project / "out"
+    command = [sys.executable, "-m", "gachapress.cli.main", "sweep", "small.yaml"]
+    command += ["--root", str(project), "--workers", "1", "--out", str(out)]
+    with outdir.locked(out):  # as a build holds it
+        sweep = subprocess.Popen(command, cwd=project, stderr=subprocess.PIPE, text=True)
+        try:
+            first = sweep.stderr.readline()  # the sweep's first word: it waits
+            time.sleep(1)
+            assert sweep.poll() is None
+            assert not out.exists() or not any(out.rglob("*.json"))
+        except BaseException:
+            sweep.kill()
+            raise
+    _, err = sweep.communicate(timeout=300)
+    assert sweep.returncode == 0, err
+    assert first == f"waiting for the build writing {out} (process {os.getpid()}) to finish\n"
+    assert len(list((out / "rps-fire" / "sweeps" / "small" / "cells").glob("*.json"))) == 4

@@ -27,7 +27,7 @@ from gachapress.build.manifest import (
     hash_text,
     hash_tree,
 )
-from gachapress.build.outdir import MARKER, OutputError
+from gachapress.build.outdir import OutputError
 from gachapress.errors import Problem, RulesError
 from gachapress.project import Templates, project_digest
 
@@ -51,6 +51,8 @@ class BuildOptions:
     ink: Literal["normal", "low"] = "normal"
     lang: str | None = None
     """The card language (``--lang``); None: each game's first language."""
+    repair_out: bool = False
+    """``--repair-out``: take an out/ whose marker is damaged as the tool's, listing nothing."""
     defer_pdfs: bool = False
     """The preview's quick pass (``serve``): a PDF whose inputs changed keeps its last bytes in
     out/ and its game stays due, so that the next build, which defers nothing, writes it."""
@@ -148,11 +150,11 @@ def _holding_out(options: BuildOptions) -> Iterator[dict[str, str]]:
     """Hold out/'s lock (after recovering from a killed build); yield what out/ holds by the
     tool's marker. An OSError becomes OutputError."""
     out = options.out
-    outdir.guard(out, options.root)
+    outdir.guard(out, options.root, options.repair_out)
     try:
         with outdir.locked(out):
             outdir.recover(out)
-            yield outdir.guard(out, options.root)  # again: now nobody else is writing
+            yield outdir.guard(out, options.root, options.repair_out)  # now nobody else writes
     except OSError as exc:
         where = exc.filename or out
         raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from None
@@ -216,21 +218,16 @@ def _build_locked(
 
 
 def _fill_stage(out: Path, stage: Path, entries: dict[str, str], previous: dict[str, str]) -> None:
-    """Complete the staged tree: every output not written anew is linked from out/, and files
-    someone else put in out/ (not in the tool's marker) are carried over, never dropped."""
-    if not out.is_dir():
-        return
-    for path in sorted(out.rglob("*")):
-        rel = path.relative_to(out).as_posix()
-        target = stage / rel
-        if path.is_symlink() or not path.is_file() or rel == MARKER or target.exists():
-            continue
+    """Complete the staged tree: every output not written anew is linked from out/, and what
+    someone else put in out/ (not in the tool's marker: files, links, folders) is carried
+    over, never dropped."""
+
+    def keep(rel: str) -> bool:
         if rel in previous and rel not in entries:
-            continue  # an output of the tool that this build no longer makes
-        if rel in entries and entries[rel] != previous.get(rel):
-            continue  # changed, and so written anew (or it would be in the stage)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        link(path, target)
+            return False  # an output of the tool that this build no longer makes
+        return not (rel in entries and entries[rel] != previous.get(rel))  # else written anew
+
+    outdir.carry_over(out, stage, keep)
 
 
 def _check_and_simulate(
@@ -259,6 +256,7 @@ def _check_and_simulate(
 def _checked(game_id: str, options: BuildOptions) -> GameOutcome | GameData:
     """The game loaded, when it loads and passes its checks; else an outcome with problems."""
     from gachapress.checks import run_checks  # the slow path's imports: a no-op build skips them
+
     try:
         game = load_game_data(game_id, options.root / "rules")
     except RulesError as exc:
@@ -446,9 +444,11 @@ def _book_files(game_id: str, options: BuildOptions) -> list[FileRef]:
 
 
 def _exports(game_id: str, out: Path) -> list[str]:
-    """The export targets out/<game>/export/ holds."""
+    """The export targets out/<game>/export/ holds (not an export's staged tree or version)."""
     folder = out / game_id / names.EXPORT_DIR
-    return sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
 def art_digests(face: Face) -> list[str]:
@@ -510,11 +510,3 @@ def load_game_data(game_id: str, rules_dir: Path) -> GameData:
     if hash_tree(rules_dir / game_id, rules_dir.parent) == digest:  # not saved while loading
         _LOADED[key] = (digest, game)
     return game
-
-
-def link(source: Path, target: Path) -> None:
-    """Reuse an unchanged output without rewriting it (a hard link; a copy where links fail)."""
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copy2(source, target)

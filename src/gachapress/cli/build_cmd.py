@@ -13,8 +13,10 @@ from gachapress.build.builder import PAPERS, BuildOptions, GameOutcome, build
 from gachapress.build.outdir import OutputError
 from gachapress.cli.common import (
     LangOption,
+    RepairOutOption,
     RootOption,
     build_progress,
+    cap_processes,
     check_card_language,
     print_problems,
     select_games,
@@ -60,7 +62,9 @@ def build_command(
         Path | None, typer.Option("--out", help="Output folder (default: out/).", file_okay=False)
     ] = None,
     paper: Annotated[Paper, typer.Option("--paper", help="Paper size of the PDFs.")] = Paper.both,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Processes to use.")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", min=1, help="Processes to use (at most the CPU count).")
+    ] = 1,
     back_offset: Annotated[
         str,
         typer.Option(
@@ -81,6 +85,7 @@ def build_command(
         ),
     ] = Ink.normal,
     lang: LangOption = None,
+    repair_out: RepairOutOption = False,
     root: RootOption = Path("."),
 ) -> None:
     """Check the games, then write their card SVGs, print-and-play PDFs and rulebooks.
@@ -88,6 +93,7 @@ def build_command(
     Unchanged outputs are not rebuilt; a failure leaves the previous out/ untouched.
     """
     selected = select_games(games, root)
+    jobs = cap_processes("--jobs", jobs)
     check_card_language(selected, root, lang)
     print_problems(unknown_folders(root / "rules"))
     options = BuildOptions(
@@ -97,6 +103,7 @@ def build_command(
         back_offset=_offset(back_offset),
         ink=ink.value,
         lang=lang,
+        repair_out=repair_out,
     )
     started = time.perf_counter()
     try:

@@ -27,6 +27,16 @@ RootOption = Annotated[
 ]
 
 
+RepairOutOption = Annotated[
+    bool,
+    typer.Option(
+        "--repair-out",
+        help="Use an output folder whose .gachapress-out.json is damaged: every output is "
+        "written anew and every other file kept.",
+    ),
+]
+
+
 def rules_dir(root: Path) -> Path:
     return root / "rules"
 
@@ -69,6 +79,17 @@ def check_card_language(game_ids: list[str], root: Path, lang: str | None) -> No
             continue
         except UnknownLanguage as exc:
             raise typer.BadParameter(str(exc), param_hint="--lang") from None
+
+
+def cap_processes(option: str, asked: int) -> int:
+    """``asked`` processes (``--jobs``, ``--workers``) capped at this machine's CPUs, as every
+    command caps them (more only add memory and overhead), with a note when it is capped."""
+    from gachapress.sim.runner import usable_jobs
+
+    usable = usable_jobs(asked)
+    if usable < asked:
+        typer.echo(f"note: {option} {asked} capped at this machine's {usable} CPUs", err=True)
+    return usable
 
 
 def print_problems(problems: list[Problem]) -> None:

@@ -12,6 +12,7 @@ import typer
 from gachapress.build.outdir import OutputError
 from gachapress.cli.common import (
     LangOption,
+    RepairOutOption,
     RootOption,
     check_card_language,
     game_progress,
@@ -71,6 +72,7 @@ def export_command(
         ),
     ] = None,
     lang: LangOption = None,
+    repair_out: RepairOutOption = False,
     root: RootOption = Path("."),
 ) -> None:
     """Write files for a print shop or Tabletop Simulator into out/GAME/export/TARGET/.
@@ -83,13 +85,17 @@ def export_command(
 
     selected = select_games(games, root)
     check_card_language(selected, root, lang)
-    options = ExportOptions(
-        root=root,
-        out=out or root / "out",
-        text_as_paths=text_as_paths,
-        base_url=base_url,
-        lang=lang,
-    )
+    try:
+        options = ExportOptions(
+            root=root,
+            out=out or root / "out",
+            text_as_paths=text_as_paths,
+            base_url=base_url,
+            lang=lang,
+            repair_out=repair_out,
+        )
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--base-url'") from None
     started = time.perf_counter()
     try:
         with game_progress(f"exporting {to.value}", len(selected), _line) as step:

@@ -94,4 +94,3 @@ def serve(
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises Ctrl-C again once stopped
         server.run(sockets=[listener])
     typer.echo("stopped", err=True)
-

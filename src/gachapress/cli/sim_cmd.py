@@ -14,6 +14,7 @@ from rich.table import Table
 
 from gachapress.cli.common import (
     RootOption,
+    cap_processes,
     load_or_report,
     progress_bar,
     rules_dir,
@@ -21,7 +22,7 @@ from gachapress.cli.common import (
 )
 from gachapress.errors import GachapressError
 from gachapress.sim import SimSpec, run_sim
-from gachapress.sim.runner import MAX_GAMES, usable_jobs
+from gachapress.sim.runner import MAX_GAMES
 
 
 def sim(
@@ -55,10 +56,7 @@ def sim(
     The same seed gives the same output, byte for byte, whatever --jobs is.
     """
     select_games([game_id], root)
-    if usable_jobs(jobs) < jobs:
-        cpus = usable_jobs(jobs)
-        typer.echo(f"note: --jobs {jobs} capped at this machine's {cpus} CPUs", err=True)
-        jobs = cpus
+    jobs = cap_processes("--jobs", jobs)
     game = load_or_report(game_id, root)
     if game is None:
         raise typer.Exit(1)

@@ -15,7 +15,13 @@ from rich.console import Console
 from rich.table import Table
 
 from gachapress.build import outdir
-from gachapress.cli.common import RootOption, print_problems, progress_bar, rules_dir
+from gachapress.cli.common import (
+    RootOption,
+    cap_processes,
+    print_problems,
+    progress_bar,
+    rules_dir,
+)
 from gachapress.errors import GachapressError, RulesError
 from gachapress.project import Templates
 from gachapress.sweep.file import Cell, Sweep, load_sweep
@@ -31,7 +37,8 @@ def sweep(
         typer.Option(
             "--workers",
             min=1,
-            help="Local worker processes (default: every core; 1 plays in this process).",
+            help="Local worker processes, at most the CPU count (default: every core; 1 plays "
+            "in this process).",
         ),
     ] = None,
     scheduler: Annotated[
@@ -57,28 +64,37 @@ def sweep(
         raise typer.BadParameter(
             "give --workers or --scheduler, not both", param_hint="'--workers'"
         )
+    if workers is not None:
+        workers = cap_processes("--workers", workers)
     try:
         plan = load_sweep(file, rules_dir(root))
     except RulesError as exc:
         print_problems(exc.problems)
         raise typer.Exit(1) from None
     out = out if out is not None else root / "out"
+    lock = _out_lock(out)
     try:
-        _prepare(out, root)
+        with lock():
+            _prepare(out, root)
+    except OSError as exc:
+        typer.echo(f"error: cannot write {exc.filename or out}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
     except GachapressError as exc:
         raise typer.BadParameter(str(exc), param_hint="'--out'") from None
     folder = out / plan.spec.game / "sweeps"
-    store = Store(folder / plan.name)
-    kept = sum(store.load(cell) is not None for cell in plan.cells)
+    store = Store(folder / plan.name, lock)
+    kept = sum(store.kept(cell) for cell in plan.cells)
     started = time.perf_counter()
     try:
         with _runner(workers, scheduler) as runner, _progress(plan, not as_json) as tell:
-            summaries = run_sweep(plan, store, runner, progress=tell[0], finished=tell[1])
+            summaries = run_sweep(
+                plan, store, runner, progress=tell[0], finished=tell[1], rejected=_replaying(store)
+            )
     except GachapressError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
-        kept = sum(store.path(cell).is_file() for cell in plan.cells)
+        kept = sum(store.kept(cell) for cell in plan.cells)
         typer.echo(
             f"interrupted: {kept} of {len(plan.cells)} cells are kept in {store.folder}; "
             "run the same command again to play the rest",
@@ -91,20 +107,57 @@ def sweep(
     report = sweep_report(plan, summaries)
     page = folder / f"{plan.name}.html"
     title = f"{plan.game_name}: sweep {plan.name}"
-    write_page(report, title, Templates(root), page)
+    try:
+        with lock():
+            write_page(report, title, Templates(root), page)
+    except OSError as exc:
+        typer.echo(f"error: cannot write {exc.filename or page}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
     if as_json:
         typer.echo(json.dumps(report, sort_keys=True))
         return
     _print(report, page, elapsed, kept)
 
 
+def _out_lock(out: Path) -> Any:
+    """out/'s lock as a sweep takes it for each write: a build holding it is waited for (said
+    once), so that no cell is written into the tree a build is about to swap away."""
+    said: list[str] = []
+
+    def waiting(holder: str) -> None:
+        if not said:
+            said.append(holder)
+            typer.echo(
+                f"waiting for the build writing {out} (process {holder}) to finish", err=True
+            )
+
+    return lambda: outdir.locked(out, waiting)
+
+
 def _prepare(out: Path, root: Path) -> None:
     """Refuse an output folder the tool may not write, and mark a new one as the tool's own
-    (so that a later build accepts it)."""
-    previous = outdir.guard(out, root)
+    (so that a later build accepts it). Called with out/'s lock held, so a killed build's
+    leftovers are cleared first, as a build clears them."""
+    build = "`gachapress build`"
+    outdir.guard(out, root, command=build)
+    outdir.recover(out)
+    previous = outdir.guard(out, root, command=build)
     if outdir.read_marker(out) is None:
         out.mkdir(parents=True, exist_ok=True)
         outdir.write_marker(out, previous)
+
+
+def _replaying(store: Store) -> Any:
+    """Say, in a line, that a kept cell file is not trusted and the cell is played again."""
+
+    def say(cell: Cell, why: str) -> None:
+        typer.echo(
+            f"warning: {store.path(cell)} {why}; playing the cell "
+            f"({cell.variant.name}, {cell.players} players) again",
+            err=True,
+        )
+
+    return say
 
 
 @contextlib.contextmanager

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import metadata
 from pathlib import Path
+from urllib.parse import quote, urlsplit
 
 from gachapress.build.builder import art_digests
 from gachapress.build.manifest import code_version, hash_text
@@ -31,6 +32,29 @@ Plan = dict[str, tuple[str, Writer]]
 """Each output of a target: its name in the target folder -> (hash of its inputs, writer)."""
 
 
+#: Characters a base URL keeps as written; any other is percent-encoded (quotes, <, >, `).
+_URL_SAFE = ":/@!$&()*+,;=%~-._"
+
+
+def web_base_url(text: str) -> str:
+    """``--base-url`` as it goes into the exports: an http(s) URL with a host and neither query
+    nor fragment (the image names are appended to it), any character outside the URL's own
+    punctuation percent-encoded. ValueError, saying what is wanted, for anything else."""
+    wanted = "give an http:// or https:// URL with a host, such as https://example.com/cards/"
+    if any(c.isspace() or not c.isprintable() for c in text):
+        raise ValueError(f"it holds spaces, line breaks or control characters; {wanted}")
+    try:
+        parts = urlsplit(text)
+        host = parts.hostname
+    except ValueError:
+        host, parts = None, None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
+        raise ValueError(f"{text!r} is not a web address; {wanted}")
+    if parts.query or parts.fragment or "?" in text or "#" in text:
+        raise ValueError(f"{text!r} has a query or fragment, to which no file name can be added")
+    return quote(text, safe=_URL_SAFE)
+
+
 @dataclass(frozen=True)
 class ExportOptions:
     root: Path
@@ -40,6 +64,12 @@ class ExportOptions:
     """Where Tabletop Simulator fetches the images from (default: the local files)."""
     lang: str | None = None
     """The card language (``--lang``); None: the game's first language."""
+    repair_out: bool = False
+    """``--repair-out``: take a folder whose marker is damaged as the tool's, listing nothing."""
+
+    def __post_init__(self) -> None:
+        if self.base_url is not None:
+            object.__setattr__(self, "base_url", web_base_url(self.base_url))
 
     @property
     def templates(self) -> Templates:

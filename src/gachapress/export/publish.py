@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gachapress.build import outdir
-from gachapress.build.builder import link
-from gachapress.build.outdir import MARKER, OutputError
+from gachapress.build.outdir import MARKER, OutputError, link
 from gachapress.export.common import Plan
 
 
@@ -26,11 +25,12 @@ class TargetOutcome:
     kept: list[str] = field(default_factory=list)
 
 
-def publish(folder: Path, plan: Plan, outcome: TargetOutcome) -> None:
+def publish(folder: Path, plan: Plan, outcome: TargetOutcome, repair: bool = False) -> None:
     """Write the plan's changed outputs and put the folder in place (call with out/ locked)."""
     folder.parent.mkdir(parents=True, exist_ok=True)
+    outdir.refuse_mount_point(folder, str(folder))
     outdir.recover(folder)
-    previous = _previous(folder)
+    previous = _previous(folder, repair)
     entries = {name: digest for name, (digest, _) in plan.items()}
     stage = outdir.staging_name(folder, "stage")
     try:
@@ -54,11 +54,12 @@ def publish(folder: Path, plan: Plan, outcome: TargetOutcome) -> None:
         shutil.rmtree(stage, ignore_errors=True)
 
 
-def _previous(folder: Path) -> dict[str, str]:
-    """What the last export wrote into ``folder``; refuses a non-empty folder it did not make."""
+def _previous(folder: Path, repair: bool) -> dict[str, str]:
+    """What the last export wrote into ``folder``; refuses a non-empty folder it did not make,
+    or whose marker is damaged (unless ``repair``)."""
     if not folder.is_dir() or not any(folder.iterdir()):
         return {}
-    previous = outdir.read_marker(folder)
+    previous = outdir.read_marker(folder, str(folder), repair, "the export")
     if previous is None:
         raise OutputError(
             f"{folder} is not empty and was not made by gachapress (it has no {MARKER}); "
@@ -68,14 +69,6 @@ def _previous(folder: Path) -> dict[str, str]:
 
 
 def _carry_over(folder: Path, stage: Path, previous: dict[str, str]) -> None:
-    """Files in the old folder that the tool did not write are kept in the new one."""
-    if not folder.is_dir():
-        return
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder).as_posix()
-        target = stage / rel
-        if path.is_symlink() or not path.is_file() or rel == MARKER or rel in previous:
-            continue
-        if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            link(path, target)
+    """What is in the old folder that the tool did not write (files, links, folders) is kept
+    in the new one."""
+    outdir.carry_over(folder, stage, lambda rel: rel not in previous)

@@ -34,17 +34,17 @@ def export(
     fails its checks, before anything is written, and OutputError when out/ cannot be
     used; every target folder is then as it was."""
     out = options.out
-    outdir.guard(out, options.root)
+    outdir.guard(out, options.root, options.repair_out)
     outcomes = []
     try:
         with outdir.locked(out):
             outdir.recover(out)
-            outdir.guard(out, options.root)
-            _mark_new(out)
+            outdir.guard(out, options.root, options.repair_out)
+            _mark_new(out, options.repair_out)
             sources = [load_source(game_id, options) for game_id in game_ids]  # all checked
             for source in sources:
                 outcome = TargetOutcome(source.game.id, target, source.folder(target))
-                publish(outcome.folder, PLANS[target](source), outcome)
+                publish(outcome.folder, PLANS[target](source), outcome, options.repair_out)
                 outcomes.append(outcome)
                 if progress:
                     progress(outcome)
@@ -54,12 +54,17 @@ def export(
     return outcomes
 
 
-def _mark_new(out: Path) -> None:
+def _mark_new(out: Path, repair: bool) -> None:
     """A new out/ gets the tool's marker (listing no build outputs yet), so that a later build
-    knows the folder for its own."""
+    knows the folder for its own; so does one whose marker is damaged, with ``repair``."""
     out.mkdir(parents=True, exist_ok=True)
     if not any(out.iterdir()):
         outdir.write_marker(out, {})
+    elif repair:
+        try:
+            outdir.read_marker(out)
+        except OutputError:
+            outdir.write_marker(out, {})
 
 
 def load_source(game_id: str, options: ExportOptions) -> Source:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Any
 
 from gachapress.build.manifest import hash_text
@@ -74,7 +75,8 @@ def plan(source: Source) -> Plan:
             for slot, (face, count) in enumerate(chunk):
                 card_id = number * 100 + slot
                 slot_lines.append(
-                    f"| {deck.deck} | {face.key} | {sheet_name} | {slot} "
+                    f"| {markdown_text(deck.deck)} | {markdown_text(face.key)} "
+                    f"| {markdown_text(sheet_name)} | {slot} "
                     f"(row {slot // columns + 1}, column {slot % columns + 1}) | {card_id} "
                     f"| {count} |"
                 )
@@ -206,11 +208,19 @@ def _bag(source: Source, deck: DeckFaces, out: Plan, position: dict[str, float])
     }
 
 
+def markdown_text(text: str) -> str:
+    """``text`` as plain words in Markdown: on one line, with HTML and Markdown's own
+    punctuation escaped, so a name never adds markup, a link or a script to the README."""
+    text = " ".join(text.split())
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"([\\`*_\[\]|~])", r"\\\1", text)
+
+
 def _readme(source: Source, slot_lines: list[str]) -> str:
-    name = source.game.model.name.get("en", source.game.model.name[source.lang])
+    name = markdown_text(source.game.model.name.get("en", source.game.model.name[source.lang]))
     file = f"{source.game.id}.json"
     where = (
-        f"from {source.options.base_url}"
+        f"from `{source.options.base_url}`"
         if source.options.base_url
         else "from this folder (file URLs: they work on this computer only)"
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -34,6 +35,9 @@ from gachapress.sweep.overrides import Override, check_variant, vary
 
 #: Games per unit of work handed to a worker.
 CHUNK = 250
+#: Most variants one sweep may have: each is built and checked (a few games played) before
+#: anything runs, so a ``cross:`` of many paths (6 of 10 values: a million) is refused at once.
+MAX_VARIANTS = 1000
 
 Dotted = Annotated[str, Field(pattern=r"^[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)*$")]
 
@@ -90,6 +94,8 @@ class Cell:
     """A hash of everything the cell's results depend on: rules, players, bots, games, seed."""
     seed: int
     """The seed each game's is derived from with its index (the same whatever the count)."""
+    games: int
+    """The games the cell plays (its kept results must count exactly these)."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +165,12 @@ def _is_id(text: str) -> bool:
 
 def _variant_settings(spec: SweepFile, where: Locations) -> list[tuple[str, list[Override], Mark]]:
     """(name, overrides, mark for problems without a place of their own) of each variant."""
+    if len(spec.variants) > MAX_VARIANTS:
+        message = (
+            f"{len(spec.variants):,} variants; a sweep may have at most {MAX_VARIANTS:,}: "
+            "split it into several sweep files"
+        )
+        raise RulesError([where.at(("variants",), key=True).problem(message)])
     if spec.variants:
         return [
             (
@@ -179,6 +191,14 @@ def _variant_settings(spec: SweepFile, where: Locations) -> list[tuple[str, list
     if not spec.cross:
         return [("as-written", [], where.at(()))]
     paths = list(spec.cross)
+    count = math.prod(len(spec.cross[p]) for p in paths)
+    if count > MAX_VARIANTS:
+        sizes = " x ".join(str(len(spec.cross[p])) for p in paths)
+        message = (
+            f"cross makes {count:,} variants ({sizes} values); a sweep may have at most "
+            f"{MAX_VARIANTS:,}: sweep fewer paths or values at once"
+        )
+        raise RulesError([where.at(("cross",), key=True).problem(message)])
     settings = []
     for combination in itertools.product(*(range(len(spec.cross[p])) for p in paths)):
         overrides = [
@@ -256,4 +276,4 @@ def _cell(spec: SweepFile, mode: str, variant: Variant, players: int) -> Cell:
         "seed": spec.seed,
     }
     seed = int(_hash(plays)[:16], 16)
-    return Cell(variant, players, _hash({**plays, "games": spec.games}), seed)
+    return Cell(variant, players, _hash({**plays, "games": spec.games}), seed, spec.games)
