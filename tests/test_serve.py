@@ -88,8 +88,8 @@ def test_pages_carry_the_live_script(preview: Preview) -> None:
     preview.live.generation = 7
     html = TestClient(create_app(preview)).get("/").text
     assert html.endswith(
-        '<script src="/_serve/live.js" data-generation="7" data-games="gotcha" defer></script>'
-        "</body></html>"
+        '<script src="/_serve/live.js" data-generation="7" data-games="gotcha" '
+        'data-playable="gotcha" defer></script></body></html>'
     )
 
 
@@ -215,6 +215,7 @@ def test_a_taken_port_is_said_at_once(tmp_path: Path) -> None:
 
     from tests.conftest import run_cli
 
+    shutil.copytree(RULES / "gotcha", tmp_path / "rules" / "gotcha")  # a project with the game
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
         result = run_cli("serve", "gotcha", "--port", str(port), "--root", str(tmp_path))
