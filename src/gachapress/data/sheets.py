@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from gachapress.data.yamlsource import Locations, Mark, PathKey, read_limited
-from gachapress.errors import Problem, RulesError
+from gachapress.errors import Problem, RulesError, unprintable
 
 #: Largest spreadsheet file read, in bytes.
 MAX_FILE_BYTES = 20_000_000
@@ -185,6 +185,7 @@ def _build(file: Path, records: Records) -> Sheet:
         message = f"more than {MAX_COLUMNS:,} columns"
         raise RulesError([Problem(file, header_row, MAX_COLUMNS + 1, message)])
     problems = _header_problems(file, header_row, headers)
+    problems += _unprintable_cells(file, header_row, headers)
     rows: list[SheetRow] = []
     for number, cells in records:
         if not any(cells):
@@ -193,6 +194,7 @@ def _build(file: Path, records: Records) -> Sheet:
             problems.append(Problem(file, number, 1, f"more than {MAX_ROWS:,} rows of cards"))
             break
         problems.extend(_extra_cell(file, number, cells, len(headers)))
+        problems.extend(_unprintable_cells(file, number, cells))
         padded = cells + [""] * (len(headers) - len(cells))
         rows.append(SheetRow(number, dict(zip(headers, padded, strict=False))))
     if problems:
@@ -247,6 +249,15 @@ def _extra_cell(file: Path, row: int, cells: list[str], width: int) -> list[Prob
             message = f"a value in column {column_letter(col)}, which has no header"
             return [Problem(file, row, col, message)]
     return []
+
+
+def _unprintable_cells(file: Path, row: int, cells: list[str]) -> list[Problem]:
+    """A problem for each cell of the row holding a control character (see ``unprintable``)."""
+    return [
+        Problem(file, row, col, f"the cell holds the control character {char}; remove it")
+        for col, cell in enumerate(cells, 1)
+        if (char := unprintable(cell))
+    ]
 
 
 def column_letter(col: int) -> str:
