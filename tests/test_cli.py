@@ -112,3 +112,16 @@ def test_an_examples_file_may_leave_out_the_source(project_copy: Path) -> None:
     assert result.code == 1, result.err
     assert "more.yaml:8:59: error: example 'poor'" in result.err  # located at its line
     assert "more.yaml: 1 passed, 1 failed" in result.out
+
+
+def test_no_control_character_of_a_name_reaches_the_terminal(project_copy: Path) -> None:
+    """Names the tool prints (a folder's, a file's) show their control characters as escapes:
+    a terminal escape code in them is never acted on (issue 31, item 17)."""
+    (project_copy / "rules" / "evil\x1b]0;pwned\x07\x1b[2J").mkdir()
+    bad = project_copy / "x\x1b]0;pwned\x07.yaml"
+    bad.write_text("game: gasha\nexamples: [\n", encoding="utf-8")
+    for args in (["list"], ["check", "--examples", bad.name]):
+        result = run_cli(*args, cwd=project_copy)
+        assert "Traceback" not in result.err
+        assert "\x1b" not in result.out + result.err and "\x07" not in result.err
+        assert "\\x1b" in result.err

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from gachapress.cli.common import (
     RootOption,
+    echo,
     load_or_report,
     print_problems,
     progress_bar,
@@ -59,7 +60,7 @@ def sim(
     select_games([game_id], root)
     if usable_jobs(jobs) < jobs:
         cpus = usable_jobs(jobs)
-        typer.echo(f"note: --jobs {jobs} capped at this machine's {cpus} CPUs", err=True)
+        echo(f"note: --jobs {jobs} capped at this machine's {cpus} CPUs", err=True)
         jobs = cpus
     game = load_or_report(game_id, root)
     if game is None:
@@ -108,7 +109,7 @@ def _refuse_failing_rules(game: GameData) -> None:
     problems = [p for r in run_checks(game) for p in r.problems if p.severity == "error"]
     if problems:
         print_problems(sorted(problems))
-        typer.echo(f"sim refused: {game.id} fails its checks (see `gachapress check`)", err=True)
+        echo(f"sim refused: {game.id} fails its checks (see `gachapress check`)", err=True)
         raise typer.Exit(1)
 
 

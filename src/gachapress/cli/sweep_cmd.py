@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from gachapress.build import outdir
-from gachapress.cli.common import RootOption, print_problems, progress_bar, rules_dir
+from gachapress.cli.common import RootOption, echo, print_problems, progress_bar, rules_dir
 from gachapress.errors import GachapressError, RulesError
 from gachapress.project import Templates
 from gachapress.sweep.file import Cell, Sweep, load_sweep
@@ -75,11 +75,11 @@ def sweep(
         with _runner(workers, scheduler) as runner, _progress(plan, not as_json) as tell:
             summaries = run_sweep(plan, store, runner, progress=tell[0], finished=tell[1])
     except GachapressError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         kept = sum(store.path(cell).is_file() for cell in plan.cells)
-        typer.echo(
+        echo(
             f"interrupted: {kept} of {len(plan.cells)} cells are kept in {store.folder}; "
             "run the same command again to play the rest",
             err=True,
@@ -124,7 +124,7 @@ def _progress(plan: Sweep, show: bool) -> Iterator[tuple[Any, Any]]:
 
     def line(cell: Cell, skipped: bool) -> None:
         done = "kept from an earlier run" if skipped else "done"
-        typer.echo(
+        echo(
             f"{plan.spec.game} {plan.name}: {cell.variant.name}, {cell.players} players: "
             f"{done} ({next(count)}/{total} cells)",
             err=True,
