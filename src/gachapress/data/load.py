@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from gachapress.data.card_sheets import expand_sheets
 from gachapress.data.declared import declared_fields, declared_model
+from gachapress.data.files import file_kind
 from gachapress.data.folders import GAME_FILE, RULES_FILE_NAMES, is_game_id, meant_name
 from gachapress.data.model import GameBase
 from gachapress.data.validate import located_problems
@@ -150,13 +151,16 @@ def _read_folder(folder: Path) -> tuple[dict[str, Any], Locations]:
         else:
             message = f"unexpected rules file (expected {', '.join(RULES_FILES)})"
         problems.append(Problem(path, 1, 1, message))
-    game_file = folder / GAME_FILE
-    if not game_file.is_file() and GAME_FILE not in misnamed:
-        problems.append(Problem(game_file, 1, 1, "missing game.yaml"))
     inside = folder.parent.parent.resolve()
     for name, owned in RULES_FILES.items():
         file = folder / name
-        if not file.is_file():
+        kind = file_kind(file)
+        if kind == "is missing":
+            if name == GAME_FILE and GAME_FILE not in misnamed:
+                problems.append(Problem(file, 1, 1, "missing game.yaml"))
+            continue
+        if kind is not None:  # a folder, a named pipe, a link that loops: say which
+            problems.append(Problem(file, 1, 1, f"cannot read {name}: it {kind}"))
             continue
         if not file.resolve().is_relative_to(inside):
             problems.append(
@@ -186,7 +190,8 @@ def _read_folder(folder: Path) -> tuple[dict[str, Any], Locations]:
         locations.update(where)
     if problems:
         raise RulesError(problems)
-    locations.values[()] = root or Mark(game_file, 1, 1)  # the document is game.yaml's mapping
+    # the document is game.yaml's mapping
+    locations.values[()] = root or Mark(folder / GAME_FILE, 1, 1)
     return data, locations
 
 

@@ -14,9 +14,7 @@ from typing import Any
 
 from gachapress.data.model import Card, Example, GameBase
 
-PLACEHOLDER = re.compile(
-    r"\{\{|\}\}|\{([a-z0-9_.-]+)(?:\|([a-z_]+)(?::([a-z ]+))?)?\}|[{}]"
-)
+PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([a-z0-9_.-]+)(?:\|([a-z_]+)(?::([a-z ]+))?)?\}|[{}]")
 """A placeholder, a doubled brace, or a lone brace (which ``fill`` refuses: it would print as it
 is, and is most often a placeholder mistyped)."""
 

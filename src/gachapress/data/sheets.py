@@ -15,9 +15,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
-import os
 import re
-import stat
 import warnings
 import zipfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -160,17 +158,7 @@ def read_sheet(path: Path, *, sheet: str | None = None, inside: Path | None = No
 
 
 def _read_bytes(path: Path, inside: Path | None) -> bytes:
-    """The file's bytes, after checking with stat (never opening it) that it is a regular
-    file."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        raise RulesError([Problem(path, 1, 1, "cannot read file: no such file")]) from None
-    except OSError as exc:
-        raise RulesError([Problem(path, 1, 1, f"cannot read file: {exc.strerror}")]) from None
-    if not stat.S_ISREG(mode):
-        what = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
-        raise RulesError([Problem(path, 1, 1, f"cannot read file: {what}")])
+    """The file's bytes, after checking (never opening it) that it is a regular file."""
     return read_limited(path, MAX_FILE_BYTES, inside=inside)
 
 

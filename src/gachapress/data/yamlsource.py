@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from gachapress.data.files import file_kind, resolved
 from gachapress.errors import Problem, RulesError, unprintable
 
 #: Largest number of nodes a document may expand to once its aliases are followed.
@@ -128,13 +129,14 @@ def read_limited(file: Path, limit: int, *, inside: Path | None = None) -> bytes
     never reading more than one byte past it), that resolves into the folder ``inside`` when
     given; RulesError otherwise."""
     too_big = f"file is larger than {limit:,} bytes"
-    if inside is not None and not file.resolve().is_relative_to(inside.resolve()):
-        message = f"resolves to {file.resolve()}, outside {inside.resolve()}"
+    real = resolved(file)
+    if inside is not None and real is not None and not real.is_relative_to(inside.resolve()):
+        message = f"resolves to {real}, outside {inside.resolve()}"
         raise RulesError([Problem(file, 1, 1, message)])
+    kind = file_kind(file)  # missing, a folder, a named pipe, a link that loops: say which
+    if kind is not None:
+        raise RulesError([Problem(file, 1, 1, f"cannot read {file.name}: it {kind}")])
     try:
-        if not file.is_file():
-            what = "a folder" if file.is_dir() else "not a regular file"
-            raise RulesError([Problem(file, 1, 1, f"cannot read file: {what}")])
         if file.stat().st_size > limit:
             raise RulesError([Problem(file, 1, 1, too_big)])
         with file.open("rb") as handle:
