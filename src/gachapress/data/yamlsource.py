@@ -108,10 +108,7 @@ def load_yaml(
     try:
         root = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        message = f"invalid YAML: {exc.problem or exc.context}"
-        raise RulesError([Problem(file, line, col, message)]) from None
+        raise RulesError([_syntax_problem(file, exc)]) from None
     except yaml.YAMLError as exc:
         raise RulesError([Problem(file, 1, 1, f"invalid YAML: {exc}")]) from None
     if root is None:
@@ -122,6 +119,41 @@ def load_yaml(
     if reader.problems:
         raise RulesError(reader.problems)
     return data, reader.locations
+
+
+#: What PyYAML's contexts ("while parsing a flow sequence") are, in a designer's words.
+_CONTEXTS = {
+    "while parsing a flow sequence": "the [ list that opens here",
+    "while parsing a flow mapping": "the { mapping that opens here",
+    "while scanning a quoted scalar": "the quoted text that opens here",
+    "while parsing a block mapping": "the mapping that starts here",
+    "while parsing a block collection": "the list that starts here",
+    "while parsing a flow node": "the value that starts here",
+    "while parsing a block node": "the value that starts here",
+}
+
+
+def _syntax_problem(file: Path, exc: yaml.MarkedYAMLError) -> Problem:
+    """A YAML syntax error, located where the broken construct opens (an unclosed ``[`` on
+    the line it is on, not where the parser gave up on it, maybe lines later), saying both."""
+    problem, context = exc.problem_mark, exc.context_mark
+    what = exc.problem or exc.context
+    if (
+        context is None
+        or problem is None
+        or (context.line, context.column)
+        == (
+            problem.line,
+            problem.column,
+        )
+    ):
+        mark = problem or context
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        return Problem(file, line, col, f"invalid YAML: {what}")
+    where = _CONTEXTS.get(exc.context or "", "what starts here")
+    at = f"line {problem.line + 1}, column {problem.column + 1}"
+    message = f"invalid YAML in {where}: {what} (at {at})"
+    return Problem(file, context.line + 1, context.column + 1, message)
 
 
 def read_limited(file: Path, limit: int, *, inside: Path | None = None) -> bytes:
