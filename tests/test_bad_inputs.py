@@ -49,6 +49,9 @@ def _apply(root: Path, case: dict[str, Any]) -> tuple[str, int]:
     if case.get("delete"):
         path.unlink()
         return "", 0
+    if "rename" in case:
+        path.rename(path.with_name(case["rename"]))
+        return "", 0
     text = path.read_text(encoding="utf-8")
     old, new = case["replace"]
     assert text.count(old) >= 1, f"{case['id']}: {old!r} not in {case['file']}"

@@ -112,3 +112,59 @@ def test_an_examples_file_may_leave_out_the_source(project_copy: Path) -> None:
     assert result.code == 1, result.err
     assert "more.yaml:8:59: error: example 'poor'" in result.err  # located at its line
     assert "more.yaml: 1 passed, 1 failed" in result.out
+
+
+def test_no_control_character_of_a_name_reaches_the_terminal(project_copy: Path) -> None:
+    """Names the tool prints (a folder's, a file's) show their control characters as escapes:
+    a terminal escape code in them is never acted on (issue 31, item 17)."""
+    (project_copy / "rules" / "evil\x1b]0;pwned\x07\x1b[2J").mkdir()
+    bad = project_copy / "x\x1b]0;pwned\x07.yaml"
+    bad.write_text("game: gasha\nexamples: [\n", encoding="utf-8")
+    for args in (["list"], ["check", "--examples", bad.name]):
+        result = run_cli(*args, cwd=project_copy)
+        assert "Traceback" not in result.err
+        assert "\x1b" not in result.out + result.err and "\x07" not in result.err
+        assert "\\x1b" in result.err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "args", [["check", "gasha"], ["list"], ["list", "--json"], ["cards", "gasha"], ["--help"]]
+)
+def test_a_full_standard_output_is_one_plain_error(args: list[str]) -> None:
+    """Issue 31, item 18: `gachapress check gasha > /dev/full` ends with one sentence on
+    standard error and exit 1, not a traceback (every command: the entry point handles it)."""
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "gachapress.cli.main", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1:] == [
+        "error: cannot write the output: No space left on device"
+    ]
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+
+
+def test_a_reader_that_goes_away_ends_the_output_quietly() -> None:
+    import subprocess
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gachapress.cli.main", "cards", "gasha", "--format", "csv"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.read(10)
+    process.stdout.close()  # like `| head -c 10`
+    err = process.stderr.read().decode()
+    process.wait(timeout=300)
+    assert "Traceback" not in err and "Exception ignored" not in err

@@ -115,6 +115,8 @@ BAD_CELLS = {
     "rope-2,1,,rope,2,,,,": "5:3: error: missing required key 'name' in cards.csv row 5",
     "Rope 2,1,Rope,rope,2,,,,": "5:1: error: id: string should match pattern "
     "'^[a-z0-9]+(-[a-z0-9]+)*$'",
+    "rope-2,1,\x1b[2JRope,rope,2,,,,": "5:3: error: the cell holds the control character "
+    "U+001B (ESCAPE); remove it",
 }
 
 

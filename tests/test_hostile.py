@@ -403,7 +403,7 @@ def test_examples_file_that_never_ends_is_refused_quickly() -> None:
     started = time.perf_counter()
     result = run_cli("check", "--examples", "/dev/zero", cwd=Path("/"))
     assert time.perf_counter() - started < 30
-    refused(result, "dev/zero:1:1: error: cannot read file: not a regular file")
+    refused(result, "dev/zero:1:1: error: cannot read zero: it is a device, not a file")
 
 
 def test_oversized_examples_file_is_refused_before_reading(tmp_path: Path) -> None:
@@ -533,3 +533,79 @@ def test_template_file_symlinked_outside_the_project_is_refused(
         message = f"resolves to {outside.resolve()}, outside {folder}"
     result = run_cli("check", GAME, cwd=project)
     refused(result, f"templates/{name}:1:1: error: {message}")
+
+
+# -- issue 31, item 19: a message names the real cause ---------------------------------------------
+
+
+def _game_file_as(kind: str, path: Path) -> None:
+    import os
+
+    path.unlink()
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(path.name)
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("folder", "cannot read game.yaml: it is a folder, not a file"),
+        ("fifo", "cannot read game.yaml: it is a named pipe (FIFO), not a file"),
+        (
+            "loop",
+            "cannot read game.yaml: it is a symbolic link that loops (it leads back to itself)",
+        ),
+    ],
+)
+def test_a_game_yaml_that_is_no_file_says_what_it_is(
+    project: Path, kind: str, message: str
+) -> None:
+    _game_file_as(kind, project / "rules" / GAME / "game.yaml")
+    result = run_cli("check", GAME, cwd=project)
+    refused(result, f"rules/{GAME}/game.yaml:1:1: error: {message}")
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("folder", "is a folder, not a file"),
+        ("fifo", "is a named pipe (FIFO), not a file"),
+        ("loop", "is a symbolic link that loops (it leads back to itself)"),
+    ],
+)
+def test_an_art_file_that_is_no_file_says_what_it_is(
+    project: Path, kind: str, message: str
+) -> None:
+    art = use_art(project, "art/card.svg")
+    art.parent.mkdir(exist_ok=True)
+    art.write_text(EVIL_SVG, encoding="utf-8")
+    _game_file_as(kind, art)
+    result = run_cli("check", GAME, cwd=project)
+    refused(
+        result,
+        f"{art_mark(project)}: error: card {CARD!r}: art file 'art/card.svg' in {GAME}/ {message}",
+    )
+
+
+def test_art_linking_outside_to_nothing_says_it_resolves_outside(
+    project: Path, tmp_path_factory
+) -> None:
+    outside = tmp_path_factory.mktemp("outside") / "gone.svg"
+    link = use_art(project, "art/linked.svg")
+    link.parent.mkdir()
+    link.symlink_to(outside)
+    result = run_cli("check", GAME, cwd=project)
+    refused(
+        result,
+        f"{art_mark(project)}: error: card {CARD!r}: art file 'art/linked.svg' resolves to "
+        f"{outside.resolve()}, outside {project.resolve()}",
+    )
+
+
+def test_a_missing_examples_file_is_called_missing(tmp_path: Path) -> None:
+    result = run_cli("check", "--examples", "nothing.yaml", cwd=tmp_path)
+    refused(result, "nothing.yaml:1:1: error: cannot read nothing.yaml: it is missing", code=1)

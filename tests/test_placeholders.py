@@ -25,7 +25,9 @@ def test_fill(text: str, expected: str) -> None:
     assert fill(text, DATA) == expected
 
 
-@pytest.mark.parametrize("text", ["{setup.9.money}", "{scoring|yen}", "{rounds|bold}"])
+@pytest.mark.parametrize(
+    "text", ["{setup.9.money}", "{scoring|yen}", "{rounds|bold}", "{Rounds}", "a { b", "a } b"]
+)
 def test_bad_placeholders_are_refused(text: str) -> None:
     with pytest.raises(PlaceholderError):
         fill(text, DATA)
@@ -164,3 +166,30 @@ def test_fighting_cards_name_what_they_beat_and_lose_to() -> None:
         assert values["beats"] == model.beats[card.type]
         assert model.beats[values["loses_to"]] == card.type
         assert fill("{card.type|capital}", {"card": values}) == card.type.capitalize()
+
+
+def test_a_face_prints_every_text_as_the_book_does(project_copy) -> None:  # issue 31, item 17
+    """A card's name, its deck's and its game's print with their placeholders filled and
+    ``{{`` as ``{``, on the face as in the book: never the raw ``{rounds} {{x}}``."""
+    from gachapress.render.faces import game_faces
+    from gachapress.render.layout import TextLine
+    from gachapress.render.metrics import Measure
+    from gachapress.render.presets import load_presets
+    from tests.conftest import ROOT, TEMPLATES
+
+    rules = project_copy / "rules" / "gachapon-trick"
+    decks = (rules / "decks.yaml").read_text(encoding="utf-8")
+    decks = decks.replace("{en: Refund,", '{en: "{rounds} {{x}}",', 1)
+    (rules / "decks.yaml").write_text(decks, encoding="utf-8")
+    game_file = (rules / "game.yaml").read_text(encoding="utf-8")
+    game_file = game_file.replace("{en: Gachapon Trick,", '{en: "Trick of {rounds}",', 1)
+    (rules / "game.yaml").write_text(game_file, encoding="utf-8")
+    game = load_rules("gachapon-trick", project_copy / "rules")
+    measure = Measure(ROOT / "build" / "fonts")
+    presets = load_presets(TEMPLATES.path("print.yaml"))
+    decks_faces = game_faces(game, TEMPLATES, presets, measure, "en")
+    faces = {face.key: face for deck in decks_faces for face, _ in deck.fronts}
+    printed = " ".join(i.text for i in faces["refund"].items if isinstance(i, TextLine))
+    assert "3 {x}" in printed and "Trick of 3" in printed
+    assert "{rounds}" not in printed and "{{" not in printed
+    assert faces["refund"].title == "3 {x}"

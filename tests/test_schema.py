@@ -54,3 +54,15 @@ def _json_keys(value: Any) -> Any:
     if isinstance(value, list):
         return [_json_keys(v) for v in value]
     return value
+
+
+def test_a_schema_file_that_is_a_folder_is_a_located_error(project_copy: Path) -> None:
+    """Issue 31, item 18: `gachapress schema` where rules/<game>/schema.json is a folder."""
+    target = project_copy / "rules" / "gasha" / "schema.json"
+    target.unlink()
+    target.mkdir()
+    result = run_cli("schema", cwd=project_copy)
+    assert result.code == 1 and "Traceback" not in result.err
+    assert result.err.splitlines() == [
+        "rules/gasha/schema.json:1:1: error: cannot write schema.json: it is a folder, not a file"
+    ]

@@ -103,3 +103,10 @@ def test_merging_in_any_split_gives_the_same_summary(games: list[GameResult], cu
     right.merge(left)
     if games:
         assert right.report() == whole.report()
+
+
+def test_more_bots_than_players_is_a_usage_error() -> None:  # issue 31, item 17
+    bots = ",".join(["random"] * 9)
+    result = run_cli("sim", "gachapon-trick", "--players", "2", "--games", "1", "--bots", bots)
+    assert result.code == 2 and "Traceback" not in result.err
+    assert "9 bots for 2 players" in " ".join(result.err.replace("│", " ").split())

@@ -3,9 +3,44 @@
 from __future__ import annotations
 
 import os
+import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+#: Characters that change how a terminal shows what follows instead of showing themselves: the
+#: control characters (C0, DEL, C1; a tab and a line break aside) and the bidirectional
+#: overrides and isolates, which reorder a line.
+_UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def unprintable(text: str) -> str | None:
+    """The first character of ``text`` that a terminal or a page would not show as itself
+    (a control character, a bidirectional override), named for a message (``U+001B (ESCAPE)``);
+    None when every character prints."""
+    found = _UNPRINTABLE.search(text)
+    if found is None:
+        return None
+    char = found.group(0)
+    name = unicodedata.name(char, "") or _C0_NAMES.get(ord(char), "a control character")
+    return f"U+{ord(char):04X} ({name})"
+
+
+_C0_NAMES = {0: "NULL", 7: "BELL", 8: "BACKSPACE", 0x0D: "CARRIAGE RETURN", 0x1B: "ESCAPE"}
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: every character ``unprintable`` finds written as
+    an escape (``\\x1b``, ``\\u202e``), everything else as it is."""
+    return _UNPRINTABLE.sub(lambda m: _escape(m.group(0)), text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 @dataclass(frozen=True, order=True)
@@ -24,7 +59,8 @@ class Problem:
             shown = os.path.relpath(self.file, base)
         except ValueError:  # another drive on Windows
             shown = str(self.file)
-        return f"{shown}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        line = f"{shown}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        return printable(line)  # a file name or a quoted value may hold anything
 
     def __str__(self) -> str:
         return self.format()

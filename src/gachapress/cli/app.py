@@ -9,7 +9,7 @@ import typer
 from gachapress.cli.build_cmd import build_command
 from gachapress.cli.cards_cmd import cards
 from gachapress.cli.check_cmd import check
-from gachapress.cli.common import print_problems
+from gachapress.cli.common import echo, print_problems
 from gachapress.cli.export_cmd import export_command
 from gachapress.cli.list_cmd import list_games
 from gachapress.cli.new_cmd import new
@@ -30,7 +30,7 @@ class _App(typer.Typer):
             print_problems(exc.problems)
             raise SystemExit(1) from None
         except GachapressError as exc:  # one plain sentence, never a traceback
-            typer.echo(f"error: {exc}", err=True)
+            echo(f"error: {exc}", err=True)
             raise SystemExit(1) from None
 
 

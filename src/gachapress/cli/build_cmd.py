@@ -18,6 +18,7 @@ from gachapress.cli.common import (
     build_progress,
     cap_processes,
     check_card_language,
+    echo,
     print_problems,
     select_games,
 )
@@ -48,7 +49,7 @@ def _offset(text: str) -> tuple[float, float]:
 
 def _game_line(outcome: GameOutcome) -> None:
     """Off a terminal, one line per game as it finishes (a log shows the build advancing)."""
-    typer.echo(outcome.line(), err=True)
+    echo(outcome.line(), err=True)
 
 
 def build_command(
@@ -110,11 +111,11 @@ def build_command(
         with build_progress("building", len(selected), _game_line) as (step, books):
             report = build(selected, options, jobs, progress=step, books=books)
     except OutputError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     if report.problems:
         print_problems(report.problems)
         failed = sorted({o.game for o in report.games if o.problems})
-        typer.echo(f"build refused: {', '.join(failed)} failed the checks; out/ is unchanged")
+        echo(f"build refused: {', '.join(failed)} failed the checks; out/ is unchanged")
         raise typer.Exit(1)
-    typer.echo(report.summary(options.out, time.perf_counter() - started))
+    echo(report.summary(options.out, time.perf_counter() - started))

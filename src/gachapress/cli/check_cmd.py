@@ -11,6 +11,7 @@ from gachapress.checks import run_checks
 from gachapress.checks.examples import run_examples
 from gachapress.cli.common import (
     RootOption,
+    echo,
     load_or_report,
     print_problems,
     rules_dir,
@@ -53,7 +54,7 @@ def check(
     for game_id in selected:
         game = load_or_report(game_id, root)
         if game is None:
-            typer.echo(f"{game_id}: FAILED (the rules files do not load)")
+            echo(f"{game_id}: FAILED (the rules files do not load)")
             failed += 1
             continue
         if _check_game(game, root):
@@ -66,9 +67,7 @@ def check(
     if examples is not None:
         failed += not _check_examples_file(examples, root)
     total = len(selected) + (examples is not None) + checks_templates
-    typer.echo(
-        f"checked {total} item{'s' if total != 1 else ''}: {total - failed} ok, {failed} failed"
-    )
+    echo(f"checked {total} item{'s' if total != 1 else ''}: {total - failed} ok, {failed} failed")
     if failed:
         raise typer.Exit(1)
 
@@ -87,7 +86,7 @@ def _check_game(game: GameData, root: Path) -> bool:
     passed = [r.check for r in reports if r.ok]
     examples = len(game.model.examples)
     status = "ok" if len(passed) == len(reports) and not faces else "FAILED"
-    typer.echo(
+    echo(
         f"{game.id}: {status}: {cards} cards in {decks} deck{'s' if decks != 1 else ''}, "
         f"{len(passed)}/{len(reports)} checks passed ({', '.join(r.check for r in reports)}), "
         f"{examples} worked examples, {len(game.model.clarifications)} clarifications"
@@ -136,7 +135,7 @@ def _check_templates(templates: Templates, games: list[GameData]) -> bool:
         except RulesError as exc:
             problems = exc.problems
     print_problems(problems)
-    typer.echo("templates/: FAILED" if problems else "templates/: ok: the pages render")
+    echo("templates/: FAILED" if problems else "templates/: ok: the pages render")
     return not problems
 
 
@@ -145,7 +144,7 @@ def _check_examples_file(file: Path, root: Path) -> bool:
         extra, locations = load_examples_file(file)
     except RulesError as exc:
         print_problems(exc.problems)
-        typer.echo(f"{file}: FAILED (the examples file does not load)")
+        echo(f"{file}: FAILED (the examples file does not load)")
         return False
     if extra.game not in find_games(rules_dir(root)):
         print_problems([locations.at(("game",)).problem(f"unknown game {extra.game!r}")])
@@ -156,5 +155,5 @@ def _check_examples_file(file: Path, root: Path) -> bool:
     verdicts = run_examples(game, extra.examples, ("examples",), locations)
     print_problems([v.problem for v in verdicts if v.problem])
     passed = sum(v.passed for v in verdicts)
-    typer.echo(f"{file}: {passed} passed, {len(verdicts) - passed} failed")
+    echo(f"{file}: {passed} passed, {len(verdicts) - passed} failed")
     return passed == len(verdicts)

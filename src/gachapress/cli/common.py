@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from gachapress.data.folders import find_games
 from gachapress.data.load import GameData, load_rules
 from gachapress.data.project_file import load_project
-from gachapress.errors import Problem, RulesError
+from gachapress.errors import Problem, RulesError, printable
 
 RootOption = Annotated[
     Path,
@@ -88,13 +88,20 @@ def cap_processes(option: str, asked: int) -> int:
 
     usable = usable_jobs(asked)
     if usable < asked:
-        typer.echo(f"note: {option} {asked} capped at this machine's {usable} CPUs", err=True)
+        echo(f"note: {option} {asked} capped at this machine's {usable} CPUs", err=True)
     return usable
+
+
+def echo(message: object, *, err: bool = False, nl: bool = True) -> None:
+    """Print a line for a person: any control character of a name, a path or a message (a
+    terminal escape, a bidirectional override) shown as an escape, never acted on. Every
+    command prints its human-readable lines through here (JSON and CSV go out as data)."""
+    typer.echo(printable(str(message)), err=err, nl=nl)
 
 
 def print_problems(problems: list[Problem]) -> None:
     for problem in problems:
-        typer.echo(problem.format(), err=True)
+        echo(problem.format(), err=True)
 
 
 def load_or_report(game_id: str, root: Path) -> GameData | None:
@@ -141,7 +148,7 @@ def build_progress(
             quarter = 4 * game_done // game_total
             if quarter > said.get(game, 0):
                 said[game] = quarter
-                typer.echo(f"{game}: {game_done}/{game_total} book games played", err=True)
+                echo(f"{game}: {game_done}/{game_total} book games played", err=True)
 
         yield off_terminal, line
         return

@@ -15,6 +15,7 @@ from gachapress.cli.common import (
     RepairOutOption,
     RootOption,
     check_card_language,
+    echo,
     game_progress,
     print_problems,
     select_games,
@@ -29,7 +30,7 @@ Target = StrEnum("Target", {name: name for name in TARGETS})
 
 
 def _line(outcome: TargetOutcome) -> None:
-    typer.echo(
+    echo(
         f"{outcome.game}: {len(outcome.written)} written, {len(outcome.kept)} unchanged "
         f"in {outcome.folder}",
         err=True,
@@ -102,13 +103,13 @@ def export_command(
             outcomes = export(selected, to.value, options, progress=step)
     except RulesError as exc:
         print_problems(exc.problems)
-        typer.echo("export refused: the game failed its checks; nothing was replaced", err=True)
+        echo("export refused: the game failed its checks; nothing was replaced", err=True)
         raise typer.Exit(1) from None
     except OutputError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     written = sum(len(o.written) for o in outcomes)
-    typer.echo(
+    echo(
         f"exported {len(outcomes)} game{'s' if len(outcomes) != 1 else ''} to {to.value}: "
         f"{written} file{'s' if written != 1 else ''} written, in "
         f"{time.perf_counter() - started:.1f} s"

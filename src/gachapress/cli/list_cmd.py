@@ -10,6 +10,7 @@ import typer
 
 from gachapress.cli.common import (
     RootOption,
+    echo,
     load_or_report,
     print_problems,
     rules_dir,
@@ -57,6 +58,6 @@ def list_games(
             )
             extra = "".join(f" — option {name}" for name in info["options"])
             parts = [info["name"], *([modes] if modes else []), decks]
-            typer.echo(f"{game_id:15} {' — '.join(parts)}{extra}")
+            echo(f"{game_id:15} {' — '.join(parts)}{extra}")
     if None in loaded:
         raise typer.Exit(1)

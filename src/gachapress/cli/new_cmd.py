@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from gachapress.cli.common import RootOption, rules_dir
+from gachapress.cli.common import RootOption, echo, rules_dir
 from gachapress.data.folders import find_games, is_game_id
 from gachapress.data.schema import SCHEMA_FILE, schema_text
 
@@ -60,12 +60,12 @@ def new(
     for path, text in texts.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-        typer.echo(f"wrote {path}")
+        echo(f"wrote {path}")
     schema = rules_dir(root) / game_id / SCHEMA_FILE
     schema.write_text(schema_text(game_id, rules_dir(root)), encoding="utf-8")
-    typer.echo(f"wrote {schema} (for editors that complete and check YAML)")
+    echo(f"wrote {schema} (for editors that complete and check YAML)")
     where = "" if root == Path(".") else f" --root {shlex.quote(str(root))}"
-    typer.echo(
+    echo(
         "\nNext:\n"
         f"  gachapress check {game_id}{where}    # the rules, the deck and every card face\n"
         f"  gachapress build {game_id}{where}    # cards, print-and-play PDFs and the rulebook "

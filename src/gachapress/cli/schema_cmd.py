@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from gachapress.cli.common import RootOption, print_problems, rules_dir
+from gachapress.cli.common import RootOption, echo, print_problems, rules_dir
 from gachapress.data.schema import stale_schemas, write_schemas
 from gachapress.errors import RulesError
 
@@ -24,10 +24,10 @@ def schema(
         if check_only:
             stale = stale_schemas(folder)
             for path in stale:
-                typer.echo(f"{path}: stale; run `gachapress schema` to regenerate it", err=True)
+                echo(f"{path}: stale; run `gachapress schema` to regenerate it", err=True)
             raise typer.Exit(1 if stale else 0)
         written = write_schemas(folder)
     except RulesError as exc:  # a game's declared card fields, of which its schema is made
         print_problems(exc.problems)
         raise typer.Exit(1) from None
-    typer.echo(f"{len(written)} schema file(s) written" if written else "schemas up to date")
+    echo(f"{len(written)} schema file(s) written" if written else "schemas up to date")

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from gachapress.build.builder import BuildOptions
-from gachapress.cli.common import LangOption, RootOption, check_card_language, select_games
+from gachapress.cli.common import LangOption, RootOption, check_card_language, echo, select_games
 
 #: Seconds an open request (an event stream) may hold up stopping.
 GRACE = 2
@@ -66,21 +66,21 @@ def serve(
     selected = select_games(games, root)
     check_card_language(selected, root, lang)
     options = BuildOptions(root=root, out=root / "out", lang=lang)
-    preview = Preview(options, selected, report=lambda line: typer.echo(line, err=True))
+    preview = Preview(options, selected, report=lambda line: echo(line, err=True))
     try:
         listener = socket.create_server(
             (host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET
         )
     except OSError as exc:
-        typer.echo(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
+        echo(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(f"building {', '.join(selected)} ...", err=True)
+    echo(f"building {', '.join(selected)} ...", err=True)
     try:
         preview.build(selected)
         prepare(options, selected)
     except KeyboardInterrupt:
         listener.close()
-        typer.echo("stopped", err=True)
+        echo("stopped", err=True)
         raise typer.Exit(130) from None
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
@@ -90,7 +90,7 @@ def serve(
         app, log_level="warning", timeout_graceful_shutdown=GRACE, lifespan="on"
     )
     server = PreviewServer(config, preview)
-    typer.echo(f"serving http://{shown}:{bound}/ (Ctrl-C to stop)")
+    echo(f"serving http://{shown}:{bound}/ (Ctrl-C to stop)")
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises Ctrl-C again once stopped
         server.run(sockets=[listener])
-    typer.echo("stopped", err=True)
+    echo("stopped", err=True)

@@ -15,11 +15,14 @@ from rich.table import Table
 from gachapress.cli.common import (
     RootOption,
     cap_processes,
+    echo,
     load_or_report,
+    print_problems,
     progress_bar,
     rules_dir,
     select_games,
 )
+from gachapress.data.load import GameData
 from gachapress.errors import GachapressError
 from gachapress.sim import SimSpec, run_sim
 from gachapress.sim.runner import MAX_GAMES
@@ -66,6 +69,13 @@ def sim(
             f"{game_id} has several modes: choose one of {modes}", param_hint="'--mode'"
         )
     names = tuple(b.strip() for b in bots.split(",") if b.strip()) or ("random",)
+    if len(names) > players:
+        raise typer.BadParameter(
+            f"{len(names)} bots for {players} player{'s' if players != 1 else ''}: name at "
+            "most one per seat (the last repeats for the seats left)",
+            param_hint="'--bots'",
+        )
+    _refuse_failing_rules(game)
     switches = tuple(sorted(set(options or ())))
     spec = SimSpec(game_id, players, games, seed, mode, names, rules_dir(root), switches)
     started = time.perf_counter()
@@ -87,6 +97,18 @@ def sim(
         typer.echo(json.dumps(report, sort_keys=True))
     else:
         _print(report, elapsed)
+
+
+def _refuse_failing_rules(game: GameData) -> None:
+    """Exit 1 with the located problems when the game fails the checks `check` runs: the
+    games played would be those of rules that are known to be wrong."""
+    from gachapress.checks import run_checks
+
+    problems = [p for r in run_checks(game) for p in r.problems if p.severity == "error"]
+    if problems:
+        print_problems(sorted(problems))
+        echo(f"sim refused: {game.id} fails its checks (see `gachapress check`)", err=True)
+        raise typer.Exit(1)
 
 
 def _run(spec: SimSpec, jobs: int, show_progress: bool):

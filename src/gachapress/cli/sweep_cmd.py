@@ -18,6 +18,7 @@ from gachapress.build import outdir
 from gachapress.cli.common import (
     RootOption,
     cap_processes,
+    echo,
     print_problems,
     progress_bar,
     rules_dir,
@@ -77,7 +78,7 @@ def sweep(
         with lock():
             _prepare(out, root)
     except OSError as exc:
-        typer.echo(f"error: cannot write {exc.filename or out}: {exc.strerror or exc}", err=True)
+        echo(f"error: cannot write {exc.filename or out}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
     except GachapressError as exc:
         raise typer.BadParameter(str(exc), param_hint="'--out'") from None
@@ -91,11 +92,11 @@ def sweep(
                 plan, store, runner, progress=tell[0], finished=tell[1], rejected=_replaying(store)
             )
     except GachapressError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         kept = sum(store.kept(cell) for cell in plan.cells)
-        typer.echo(
+        echo(
             f"interrupted: {kept} of {len(plan.cells)} cells are kept in {store.folder}; "
             "run the same command again to play the rest",
             err=True,
@@ -111,7 +112,7 @@ def sweep(
         with lock():
             write_page(report, title, Templates(root), page)
     except OSError as exc:
-        typer.echo(f"error: cannot write {exc.filename or page}: {exc.strerror or exc}", err=True)
+        echo(f"error: cannot write {exc.filename or page}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
     if as_json:
         typer.echo(json.dumps(report, sort_keys=True))
@@ -127,7 +128,7 @@ def _out_lock(out: Path) -> Any:
     def waiting(holder: str) -> None:
         if not said:
             said.append(holder)
-            typer.echo(
+            echo(
                 f"waiting for the build writing {out} (process {holder}) to finish", err=True
             )
 
@@ -151,7 +152,7 @@ def _replaying(store: Store) -> Any:
     """Say, in a line, that a kept cell file is not trusted and the cell is played again."""
 
     def say(cell: Cell, why: str) -> None:
-        typer.echo(
+        echo(
             f"warning: {store.path(cell)} {why}; playing the cell "
             f"({cell.variant.name}, {cell.players} players) again",
             err=True,
@@ -177,7 +178,7 @@ def _progress(plan: Sweep, show: bool) -> Iterator[tuple[Any, Any]]:
 
     def line(cell: Cell, skipped: bool) -> None:
         done = "kept from an earlier run" if skipped else "done"
-        typer.echo(
+        echo(
             f"{plan.spec.game} {plan.name}: {cell.variant.name}, {cell.players} players: "
             f"{done} ({next(count)}/{total} cells)",
             err=True,

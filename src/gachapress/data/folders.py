@@ -12,6 +12,8 @@ from pathlib import Path
 from gachapress.errors import Problem
 
 GAME_FILE = "game.yaml"
+#: The YAML files a game's folder may hold (see ``load.RULES_FILES`` for what each holds).
+RULES_FILE_NAMES = ("game.yaml", "decks.yaml", "examples.yaml", "clarifications.yaml", "book.yaml")
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -64,5 +66,23 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
+def meant_name(name: str) -> str | None:
+    """The rules file that a file named ``name`` was surely meant to be, when it is not named
+    exactly so (``GAME.YAML``, ``decks.yml``, ``Book.Yaml``: only ``game.yaml`` and its like are
+    read, on every system); None when it is a rules file's name or no rules file's."""
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or suffix.lower() not in ("yaml", "yml"):
+        return None
+    meant = f"{stem.lower()}.yaml"
+    return meant if meant in RULES_FILE_NAMES and meant != name else None
+
+
 def _has_game_file(folder: Path) -> bool:
-    return os.path.lexists(folder / GAME_FILE)
+    """Whether the folder holds a ``game.yaml``, or a file meant as one (``GAME.YAML``, found
+    so that loading the game says what it should be called)."""
+    if os.path.lexists(folder / GAME_FILE):
+        return True
+    try:
+        return any(meant_name(name) == GAME_FILE for name in os.listdir(folder))
+    except OSError:
+        return False

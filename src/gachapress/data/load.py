@@ -12,7 +12,8 @@ from pydantic import ValidationError
 
 from gachapress.data.card_sheets import expand_sheets
 from gachapress.data.declared import declared_fields, declared_model
-from gachapress.data.folders import GAME_FILE, is_game_id
+from gachapress.data.files import file_kind
+from gachapress.data.folders import GAME_FILE, RULES_FILE_NAMES, is_game_id, meant_name
 from gachapress.data.model import GameBase
 from gachapress.data.validate import located_problems
 from gachapress.data.yamlsource import Locations, Mark, PathKey, load_yaml
@@ -28,6 +29,7 @@ RULES_FILES: dict[str, frozenset[str] | None] = {
     "clarifications.yaml": frozenset({"clarifications"}),
     "book.yaml": frozenset({"book"}),
 }
+assert tuple(RULES_FILES) == RULES_FILE_NAMES
 _OWNED = {key: name for name, keys in RULES_FILES.items() if keys for key in keys}
 
 
@@ -135,17 +137,30 @@ def _read_folder(folder: Path) -> tuple[dict[str, Any], Locations]:
     locations = Locations()
     problems: list[Problem] = []
     root: Mark | None = None
+    misnamed: set[str] = set()
     for path in sorted(folder.iterdir()):
-        if path.suffix in {".yaml", ".yml"} and path.name not in RULES_FILES:
-            expected = ", ".join(RULES_FILES)
-            problems.append(Problem(path, 1, 1, f"unexpected rules file (expected {expected})"))
-    game_file = folder / GAME_FILE
-    if not game_file.is_file():
-        problems.append(Problem(game_file, 1, 1, "missing game.yaml"))
+        if path.suffix.lower() not in {".yaml", ".yml"} or path.name in RULES_FILES:
+            continue
+        meant = meant_name(path.name)
+        if meant is not None:
+            misnamed.add(meant)
+            message = (
+                f"a rules file must be named {meant} (lowercase, ending .yaml): rename "
+                f"{path.name} to {meant}"
+            )
+        else:
+            message = f"unexpected rules file (expected {', '.join(RULES_FILES)})"
+        problems.append(Problem(path, 1, 1, message))
     inside = folder.parent.parent.resolve()
     for name, owned in RULES_FILES.items():
         file = folder / name
-        if not file.is_file():
+        kind = file_kind(file)
+        if kind == "is missing":
+            if name == GAME_FILE and GAME_FILE not in misnamed:
+                problems.append(Problem(file, 1, 1, "missing game.yaml"))
+            continue
+        if kind is not None:  # a folder, a named pipe, a link that loops: say which
+            problems.append(Problem(file, 1, 1, f"cannot read {name}: it {kind}"))
             continue
         if not file.resolve().is_relative_to(inside):
             problems.append(
@@ -175,7 +190,8 @@ def _read_folder(folder: Path) -> tuple[dict[str, Any], Locations]:
         locations.update(where)
     if problems:
         raise RulesError(problems)
-    locations.values[()] = root or Mark(game_file, 1, 1)  # the document is game.yaml's mapping
+    # the document is game.yaml's mapping
+    locations.values[()] = root or Mark(folder / GAME_FILE, 1, 1)
     return data, locations
 
 

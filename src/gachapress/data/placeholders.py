@@ -14,7 +14,9 @@ from typing import Any
 
 from gachapress.data.model import Card, Example, GameBase
 
-PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([a-z0-9_.-]+)(?:\|([a-z_]+)(?::([a-z ]+))?)?\}")
+PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([a-z0-9_.-]+)(?:\|([a-z_]+)(?::([a-z ]+))?)?\}|[{}]")
+"""A placeholder, a doubled brace, or a lone brace (which ``fill`` refuses: it would print as it
+is, and is most often a placeholder mistyped)."""
 
 
 def _signed_percent(value: int) -> str:
@@ -97,6 +99,13 @@ def fill(text: str, data: dict[str, Any], lang: str | None = None) -> str:
 
     def replace(match: re.Match[str]) -> str:
         whole, path, fmt, word = match.group(0), match.group(1), match.group(2), match.group(3)
+        if whole == "{":
+            raise PlaceholderError(
+                "a '{' that opens no placeholder (one is written {path}, in lowercase, as "
+                "{rounds}); write {{ for a brace itself"
+            )
+        if whole == "}":
+            raise PlaceholderError("a '}' that closes no placeholder; write }} for a brace itself")
         if path is None:
             return whole[0]
         value = lookup(data, path)
@@ -154,11 +163,26 @@ def example_data(data: dict[str, Any], example: Example) -> dict[str, Any]:
     return {**data, "given": example.given, "expect": example.expect}
 
 
+def printed(
+    model: GameBase,
+    text: dict[str, str] | None,
+    card: Card | None = None,
+    data: dict[str, Any] | None = None,
+) -> dict[str, str]:
+    """A text of the model in each language as printed: placeholders filled, ``{{`` as ``{``
+    (``check`` verified them), with ``card``'s fields for a text on a card. Every text a face,
+    a page or a book prints goes through here, names included, so they all print the same.
+    ``data``: ``model_data(model)``, if the caller has it."""
+    texts = dict(text or {})
+    if any("{" in line or "}" in line for line in texts.values()):
+        values = model_data(model) if data is None else data
+        if card is not None:
+            values = card_data(model, values, card)
+        texts = {lang: fill(line, values, lang) for lang, line in texts.items()}
+    return texts
+
+
 def card_texts(model: GameBase, card: Card) -> dict[str, str]:
     """A card's text in each language as printed: placeholders filled (``check`` verified
     them)."""
-    texts = dict(card.text or {})
-    if any("{" in text for text in texts.values()):
-        values = card_data(model, model_data(model), card)
-        texts = {lang: fill(text, values, lang) for lang, text in texts.items()}
-    return texts
+    return printed(model, card.text, card)

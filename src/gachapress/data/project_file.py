@@ -73,5 +73,3 @@ def load_project(root: Path) -> Project:
     if unknown:
         raise RulesError(unknown)
     return project
-
-

@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from gachapress.data.declared import sheets_allowed
+from gachapress.data.files import file_kind
 from gachapress.data.folders import find_games
 from gachapress.data.load import data_spec, read_rules_data
+from gachapress.errors import Problem, RulesError
 from gachapress.registry import game_spec
 
 SCHEMA_FILE = "schema.json"
@@ -55,9 +57,23 @@ def write_schemas(rules_dir: Path) -> list[Path]:
     """Regenerate every stale schema file; return those written."""
     stale = stale_schemas(rules_dir)
     for path in stale:
-        path.write_text(schema_text(path.parent.name, rules_dir), encoding="utf-8")
+        kind = file_kind(path)
+        if kind not in (None, "is missing"):  # a folder, a named pipe, a link that loops
+            raise RulesError([Problem(path, 1, 1, f"cannot write {path.name}: it {kind}")])
+        try:
+            path.write_text(schema_text(path.parent.name, rules_dir), encoding="utf-8")
+        except OSError as exc:
+            message = f"cannot write {path.name}: {exc.strerror or exc}"
+            raise RulesError([Problem(path, 1, 1, message)]) from None
     return stale
 
 
 def _read(path: Path) -> str | None:
-    return path.read_text(encoding="utf-8") if path.is_file() else None
+    """The schema file's text; None when it is not a regular file that can be read (it is
+    then stale: writing it says what it is)."""
+    if file_kind(path) is not None:
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None

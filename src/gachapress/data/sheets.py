@@ -15,9 +15,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
-import os
 import re
-import stat
 import warnings
 import zipfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -26,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from gachapress.data.yamlsource import Locations, Mark, PathKey, read_limited
-from gachapress.errors import Problem, RulesError
+from gachapress.errors import Problem, RulesError, unprintable
 
 #: Largest spreadsheet file read, in bytes.
 MAX_FILE_BYTES = 20_000_000
@@ -160,17 +158,7 @@ def read_sheet(path: Path, *, sheet: str | None = None, inside: Path | None = No
 
 
 def _read_bytes(path: Path, inside: Path | None) -> bytes:
-    """The file's bytes, after checking with stat (never opening it) that it is a regular
-    file."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        raise RulesError([Problem(path, 1, 1, "cannot read file: no such file")]) from None
-    except OSError as exc:
-        raise RulesError([Problem(path, 1, 1, f"cannot read file: {exc.strerror}")]) from None
-    if not stat.S_ISREG(mode):
-        what = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
-        raise RulesError([Problem(path, 1, 1, f"cannot read file: {what}")])
+    """The file's bytes, after checking (never opening it) that it is a regular file."""
     return read_limited(path, MAX_FILE_BYTES, inside=inside)
 
 
@@ -185,6 +173,7 @@ def _build(file: Path, records: Records) -> Sheet:
         message = f"more than {MAX_COLUMNS:,} columns"
         raise RulesError([Problem(file, header_row, MAX_COLUMNS + 1, message)])
     problems = _header_problems(file, header_row, headers)
+    problems += _unprintable_cells(file, header_row, headers)
     rows: list[SheetRow] = []
     for number, cells in records:
         if not any(cells):
@@ -193,6 +182,7 @@ def _build(file: Path, records: Records) -> Sheet:
             problems.append(Problem(file, number, 1, f"more than {MAX_ROWS:,} rows of cards"))
             break
         problems.extend(_extra_cell(file, number, cells, len(headers)))
+        problems.extend(_unprintable_cells(file, number, cells))
         padded = cells + [""] * (len(headers) - len(cells))
         rows.append(SheetRow(number, dict(zip(headers, padded, strict=False))))
     if problems:
@@ -247,6 +237,15 @@ def _extra_cell(file: Path, row: int, cells: list[str], width: int) -> list[Prob
             message = f"a value in column {column_letter(col)}, which has no header"
             return [Problem(file, row, col, message)]
     return []
+
+
+def _unprintable_cells(file: Path, row: int, cells: list[str]) -> list[Problem]:
+    """A problem for each cell of the row holding a control character (see ``unprintable``)."""
+    return [
+        Problem(file, row, col, f"the cell holds the control character {char}; remove it")
+        for col, cell in enumerate(cells, 1)
+        if (char := unprintable(cell))
+    ]
 
 
 def column_letter(col: int) -> str:

