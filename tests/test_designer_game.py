@@ -397,3 +397,22 @@ def test_the_schema_accepts_the_files_new_writes(tmp_path: Path) -> None:
         jsonschema.validate(yaml.safe_load((folder / name).read_text(encoding="utf-8")), schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"decks": {"main": {"cards": {"from": "/etc/passwd.csv"}}}}, schema)
+
+
+def test_a_missing_or_misnamed_card_layout_is_said_by_check(tmp_path: Path) -> None:
+    """`check` does not pass a game silently that `build` cannot draw."""
+    make_project(tmp_path)
+    layout = tmp_path / "templates" / "cards" / f"{GAME}.yaml"
+    layout.rename(layout.with_name("Harbor.yml"))
+    misnamed = run_cli("check", GAME, cwd=tmp_path)
+    assert misnamed.code == 1
+    assert (
+        "templates/cards/Harbor.yml:1:1: error: a card layout must be named harbor.yaml: "
+        "rename Harbor.yml to it"
+    ) in misnamed.err
+    layout.with_name("Harbor.yml").unlink()
+    missing = run_cli("check", GAME, cwd=tmp_path)
+    assert missing.code == 0, missing.err
+    assert "templates/cards/harbor.yaml:1:1: warning: no card layout: build needs one" in (
+        missing.err
+    )

@@ -85,7 +85,8 @@ def _check_game(game: GameData, root: Path) -> bool:
     decks = len(list(game.model.deck_items()))
     passed = [r.check for r in reports if r.ok]
     examples = len(game.model.examples)
-    status = "ok" if len(passed) == len(reports) and not faces else "FAILED"
+    failed_faces = any(p.severity == "error" for p in faces)
+    status = "ok" if len(passed) == len(reports) and not failed_faces else "FAILED"
     echo(
         f"{game.id}: {status}: {cards} cards in {decks} deck{'s' if decks != 1 else ''}, "
         f"{len(passed)}/{len(reports)} checks passed ({', '.join(r.check for r in reports)}), "
@@ -102,8 +103,8 @@ def _face_problems(game: GameData, root: Path) -> list[Problem]:
     from gachapress.render.presets import PRESETS, load_presets
 
     templates = Templates(root)
-    if not layout_path(templates, game.id).is_file():
-        return []  # a project with rules only: nothing to lay out
+    if not layout_path(templates, game.id).is_file():  # the package has no game's layout
+        return [_no_layout(templates.folder / "cards" / f"{game.id}.yaml")]
     try:
         presets = load_presets(templates.path(PRESETS))
         measure = Measure(root / "build" / "fonts")
@@ -112,6 +113,18 @@ def _face_problems(game: GameData, root: Path) -> list[Problem]:
     except RulesError as exc:
         return exc.problems
     return []
+
+
+def _no_layout(layout: Path) -> Problem:
+    """What a game without its card layout is told: rename a layout named otherwise (an error),
+    or that `build` will need one (a warning: a project may check its rules alone)."""
+    others = sorted(layout.parent.glob("*")) if layout.parent.is_dir() else []
+    for other in others:
+        if other.stem.lower() == layout.stem and other.suffix.lower() in (".yaml", ".yml"):
+            message = f"a card layout must be named {layout.name}: rename {other.name} to it"
+            return Problem(other, 1, 1, message)
+    message = "no card layout: build needs one to draw the cards (gachapress new writes one)"
+    return Problem(layout, 1, 1, message, "warning")
 
 
 def _check_templates(templates: Templates, games: list[GameData]) -> bool:
