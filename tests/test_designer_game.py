@@ -13,6 +13,7 @@ import jsonschema
 import openpyxl
 import pytest
 import yaml
+from pypdf import PdfReader
 
 from gachapress.checks import run_checks
 from gachapress.data.load import load_rules
@@ -264,6 +265,9 @@ def test_an_empty_optional_field_prints_nothing(tmp_path: Path) -> None:
         "reason: It is friendlier.}\n",
         encoding="utf-8",
     )
+    (tmp_path / "project.yaml").write_text(
+        "credits: Designed by Ann Example.\nlicence: CC BY 4.0\n", encoding="utf-8"
+    )
     result = run_cli("build", GAME, "--paper", "a4", cwd=tmp_path)
     assert result.code == 0, result.err
     face = (tmp_path / "out" / GAME / "cards" / "anchor-1.svg").read_text(encoding="utf-8")
@@ -273,6 +277,11 @@ def test_an_empty_optional_field_prints_nothing(tmp_path: Path) -> None:
     assert "Harbor cards" in book and "Who wins a tie?" in book
     for foreign in ("Based on the rules", "original rules", "gachapress project", "five"):
         assert foreign not in book, foreign
+    # the project's credits and licence on every output: the books and the sheets' first sheet
+    sheets = PdfReader(tmp_path / "out" / GAME / f"{GAME}-pnp-a4.pdf").pages
+    instructions = " ".join(" ".join(page.extract_text().split()) for page in sheets[:2])
+    for output in (book, instructions):
+        assert "Designed by Ann Example." in output and "CC BY 4.0" in output
 
 
 def test_a_layout_naming_an_undeclared_field_is_located_at_its_element(tmp_path: Path) -> None:

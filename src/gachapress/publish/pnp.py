@@ -23,6 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 from gachapress.book.words import StringTable, Words
 from gachapress.data.load import GameData
 from gachapress.data.placeholders import fill, model_data
+from gachapress.data.project_file import load_project
 from gachapress.publish.imposition import PaperSheet, Slot, impose, slots
 from gachapress.render import art as artwork
 from gachapress.render.faces import DeckFaces
@@ -246,7 +247,11 @@ class PnpDocument:
         y += self.text(self.ui("credits"), margin, y, width, 6, size=12, bold=True) + 1
         families = sorted({f"{f.family} ({f.license})" for f in fonts.values()})
         rules = self.ui("pnp_rules", game=self.game.model.name[self.lang])
+        project = load_project(self.game.root)  # what every output of the project carries
+        licence = project.text("licence", self.lang)
         credits = [
+            *filter(None, [project.text("credits", self.lang)]),
+            *([self.ui("credits_licence", licence=licence)] if licence else []),
             self.ui("credits_art", openmoji=artwork.ATTRIBUTION),
             self.ui("pnp_fonts", fonts="; ".join(families)),
             *([rules] if self.game.model.seed else []),  # where its data names original rules
