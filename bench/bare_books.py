@@ -28,10 +28,10 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table
 
 from example_project import GAME_IDS
+from gachapress.assembly import names
 from gachapress.book import model as m
 from gachapress.book.build import build_books
 from gachapress.book.words import StringTable
-from gachapress.build import names
 from gachapress.data.load import load_rules
 from gachapress.project import Templates
 from gachapress.publish.book_pdf import CARD_WIDTHS, PAGE_SETUPS

@@ -47,7 +47,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from bare_books import bare_books
 from example_project import GAME_IDS
-from gachapress.build.builder import PAPERS
+from gachapress.assembly.builder import PAPERS
 from gachapress.data.load import load_rules
 from gachapress.render import art as artwork
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gachapress.build.outdir import MARKER
+from gachapress.assembly.outdir import MARKER
 from tests.conftest import ROOT, run_cli
 from tests.yaml_edit import rename
 
@@ -104,8 +104,8 @@ def test_a_quick_pass_leaves_the_pdfs_to_the_next_build(
     """The preview's quick pass publishes an edited face at once and leaves the PDFs that
     show it as they were; the next build, even a plain `build` after the preview was stopped,
     makes them, and the one after has nothing to do."""
-    from gachapress.build.builder import BuildOptions
-    from gachapress.build.builder import build as build_games
+    from gachapress.assembly.builder import BuildOptions
+    from gachapress.assembly.builder import build as build_games
 
     build(project)
     before = snapshot(project / "out" / GAME)

@@ -177,7 +177,7 @@ def test_off_a_terminal_a_build_says_how_its_book_simulations_advance(tmp_path: 
 
 
 def test_a_game_is_loaded_once_per_content_of_its_folder(tmp_path: Path) -> None:
-    from gachapress.build.builder import load_game_data
+    from gachapress.assembly.builder import load_game_data
     from tests.conftest import RULES
 
     shutil.copytree(RULES / "rps-fire", tmp_path / "rules" / "rps-fire")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gachapress.build.outdir import MARKER, OutputError, guard
+from gachapress.assembly.outdir import MARKER, OutputError, guard
 from tests.conftest import ROOT, own_template, run_cli
 from tests.test_build import letter_pdfs
 from tests.yaml_edit import rename

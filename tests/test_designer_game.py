@@ -377,7 +377,7 @@ def test_a_game_without_an_engine_is_built_not_played(tmp_path: Path) -> None:
     and the preview offers no Play page for it."""
     from starlette.testclient import TestClient
 
-    from gachapress.build.builder import BuildOptions
+    from gachapress.assembly.builder import BuildOptions
     from gachapress.serve.app import Preview, create_app
 
     make_project(tmp_path)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gachapress.build.outdir import MARKER
+from gachapress.assembly.outdir import MARKER
 from tests.conftest import ROOT, own_template, run_cli
 from tests.test_build_safety import ENV, contents, edit_card_text, lock_held
 

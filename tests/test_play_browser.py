@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from gachapress.build.builder import BuildOptions
+from gachapress.assembly.builder import BuildOptions
 from gachapress.engine import load_game
 from gachapress.serve.app import Preview, create_app
 from gachapress.serve.play.session import FORMAT, Session

@@ -13,7 +13,7 @@ import pytest
 from reportlab.pdfgen.canvas import Canvas
 from starlette.testclient import TestClient
 
-from gachapress.build.builder import BuildOptions, load_game_data
+from gachapress.assembly.builder import BuildOptions, load_game_data
 from gachapress.data.load import load_rules
 from gachapress.errors import Problem
 from gachapress.serve.app import Preview, create_app
@@ -192,7 +192,7 @@ def test_a_lone_game_runs_its_book_simulations_across_the_jobs(
 ) -> None:
     import shutil
 
-    from gachapress.build.builder import build
+    from gachapress.assembly.builder import build
     from gachapress.publish import stats
     from tests.conftest import ROOT
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from gachapress.build import builder, outdir
-from gachapress.build.builder import BuildOptions
+from gachapress.assembly import builder, outdir
+from gachapress.assembly.builder import BuildOptions
 from gachapress.serve.app import Preview
 from tests.conftest import ROOT, RULES
 

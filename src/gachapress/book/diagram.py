@@ -10,18 +10,41 @@ Nothing here knows a game.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gachapress.book import model as m
-from gachapress.data.model import DiagramItem
+from gachapress.data.model import Card, DiagramItem, GameBase
 from gachapress.data.model import SetupDiagram as DiagramData
+from gachapress.data.model import Text as DataText
 from gachapress.data.placeholders import FORMATS
 from gachapress.engine.core import Game, State
 from gachapress.errors import RulesError
 
 if TYPE_CHECKING:
-    from gachapress.book.build import BookBuilder
+    from gachapress.data.load import GameData
+
+
+class DiagramPage(Protocol):
+    """What a diagram needs of the book page it is drawn for: the game, its words and its card
+    pictures. The book builder (:class:`gachapress.book.build.BookBuilder`) is one; naming it
+    here instead would make the builder and its diagrams import each other."""
+
+    game: GameData
+    model: GameBase
+    cards: Mapping[str, Card]
+
+    def t(self, value: DataText, card: Card | None = None) -> str: ...
+
+    def ui(self, key: str, **values: Any) -> str: ...
+
+    def counted(self, value: float, unit: str) -> str: ...
+
+    def card(
+        self, card_id: str, *, size: str = "s", caption: str | None = None, count: bool = False
+    ) -> m.CardPicture: ...
+
 
 #: A card's width and height on a diagram (poker proportions), and a token's diameter.
 CARD_W = 12.0
@@ -92,7 +115,7 @@ def _arranged(
 class DiagramBuilder:
     """Builds the setup diagrams of one book (see the module's docstring)."""
 
-    def __init__(self, book: BookBuilder) -> None:
+    def __init__(self, book: DiagramPage) -> None:
         self.book = book
 
     def all(self) -> tuple[m.SetupDiagram, ...]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from gachapress.build.names import CARDS_DIR
+from gachapress.assembly.names import CARDS_DIR
 
 # -- inline nodes ---------------------------------------------------------------------------------
 

@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
-from gachapress.build.builder import PAPERS, BuildOptions, GameOutcome, build
-from gachapress.build.outdir import OutputError
+from gachapress.assembly.builder import PAPERS, BuildOptions, GameOutcome, build
+from gachapress.assembly.outdir import OutputError
 from gachapress.cli.common import (
     LangOption,
     RepairOutOption,

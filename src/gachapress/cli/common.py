@@ -67,7 +67,7 @@ LangOption = Annotated[
 def check_card_language(game_ids: list[str], root: Path, lang: str | None) -> None:
     """Refuse (a usage error) a ``--lang`` that one of the games does not publish. A game that
     does not load is left to the command, which reports its problems."""
-    from gachapress.build.builder import load_game_data
+    from gachapress.assembly.builder import load_game_data
     from gachapress.data.model import UnknownLanguage
 
     if lang is None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gachapress.build.outdir import OutputError
+from gachapress.assembly.outdir import OutputError
 from gachapress.cli.common import (
     LangOption,
     RepairOutOption,

@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from gachapress.build.builder import PAPERS, BuildOptions, unchanged
-from gachapress.build.outdir import OutputError
+from gachapress.assembly.builder import PAPERS, BuildOptions, unchanged
+from gachapress.assembly.outdir import OutputError
 from gachapress.data.folders import find_games, is_game_id, unknown_folders
 
 #: The options of `build` read here, with the values each may take (None: any).

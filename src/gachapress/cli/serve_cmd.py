@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from gachapress.build.builder import BuildOptions
+from gachapress.assembly.builder import BuildOptions
 from gachapress.cli.common import LangOption, RootOption, check_card_language, echo, select_games
 
 #: Seconds an open request (an event stream) may hold up stopping.

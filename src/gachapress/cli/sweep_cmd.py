@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from gachapress.build import outdir
+from gachapress.assembly import outdir
 from gachapress.cli.common import (
     RootOption,
     cap_processes,

@@ -12,8 +12,8 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from gachapress.build.builder import art_digests
-from gachapress.build.manifest import code_version, hash_text
+from gachapress.assembly.builder import art_digests
+from gachapress.assembly.manifest import code_version, hash_text
 from gachapress.data.load import GameData
 from gachapress.data.model import Card
 from gachapress.data.placeholders import card_texts

@@ -9,8 +9,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gachapress.build import outdir
-from gachapress.build.outdir import MARKER, OutputError, link
+from gachapress.assembly import outdir
+from gachapress.assembly.outdir import MARKER, OutputError, link
 from gachapress.export.common import Plan
 
 

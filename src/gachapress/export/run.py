@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterator
 from importlib import import_module
 from pathlib import Path
 
-from gachapress.build import outdir
-from gachapress.build.outdir import OutputError
+from gachapress.assembly import outdir
+from gachapress.assembly.outdir import OutputError
 from gachapress.data.yamlsource import load_yaml
 from gachapress.errors import Problem, RulesError
 from gachapress.export import TARGETS

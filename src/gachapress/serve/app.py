@@ -21,8 +21,8 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from gachapress.build import names
-from gachapress.build.builder import PAPERS, BuildOptions, load_game_data
+from gachapress.assembly import names
+from gachapress.assembly.builder import PAPERS, BuildOptions, load_game_data
 from gachapress.registry import has_engine
 from gachapress.render.fonts import japanese_font_path
 from gachapress.serve import files, sheets

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from gachapress.build.builder import BuildOptions, build
-from gachapress.build.outdir import OutputError
+from gachapress.assembly.builder import BuildOptions, build
+from gachapress.assembly.outdir import OutputError
 from gachapress.errors import RulesError
 from gachapress.project import Templates
 
@@ -129,8 +129,8 @@ def prepare(options: BuildOptions, games: Sequence[str]) -> None:
     done)."""
     from jinja2 import TemplateError
 
+    from gachapress.assembly.builder import load_game_data
     from gachapress.book.words import StringTable
-    from gachapress.build.builder import load_game_data
     from gachapress.checks.playtest import playtest
     from gachapress.data.folders import find_games
     from gachapress.errors import RulesError

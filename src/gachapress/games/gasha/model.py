@@ -212,14 +212,48 @@ class Gasha(GameBase):
     def kind(self, kind: str) -> KindInfo:
         return next(k for k in self.kinds if k.id == kind)
 
+    # The setup's counts: what the data says is used with a number of players, like a deck's
+    # size. The rule functions of the same names (rules.py) state them for the worked examples;
+    # they live here so that the model's derived values need not import the rules, which import
+    # the model.
+
+    def setup_row(self, players: int) -> SetupRow:
+        """The setup for ``players`` players; a ValueError for a count the game is not for."""
+        row = self.setup.get(players)
+        if row is None:
+            raise ValueError(f"Gasha is not played with {players} players")
+        return row
+
+    def reward_in_play(self, reward: SetRewardCard, players: int) -> bool:
+        """Whether ``reward`` is shuffled into the reward deck for ``players`` players (its
+        marker, if any, is one of the setup's)."""
+        return reward.marker is None or reward.marker in self.setup_row(players).markers
+
+    def rewards_in_play(self, players: int) -> int:
+        """How many Set Reward cards are used with ``players`` players."""
+        return sum(
+            card.count
+            for card in self.decks.set_rewards.cards
+            if self.reward_in_play(card, players)
+        )
+
+    def gasha_deck_sizes(self, players: int) -> list[int]:
+        """The sizes of the draw decks after each player is dealt their hand: the rest dealt
+        one card at a time into the setup's number of decks, the first decks taking the extra
+        cards."""
+        row = self.setup_row(players)
+        left = self.decks.gasha.size() - players * row.hand
+        if left < 0:
+            raise ValueError(f"{players} hands of {row.hand} need more than the Gasha deck holds")
+        n = row.gasha_decks
+        return [left // n + (1 if i < left % n else 0) for i in range(n)]
+
     def derived_values(self) -> dict[str, Any]:
         """Prose counts: rewards, ticket_halves, gasha_deal, gashas_per_kind, bonus_amounts."""
         rewards = self.decks.set_rewards.cards
         ticketed = [r for r in rewards if r.ticket]
-        from gachapress.games.gasha import rules  # the rules module imports this one
-
         markers: dict[str, Marker] = {m.replace("+", "-plus"): m for m in get_args(Marker)}
-        in_play = {n: rules.rewards_in_play(self, n) for n in self.setup}
+        in_play = {n: self.rewards_in_play(n) for n in self.setup}
         gashas = self.decks.gasha
         return {
             # Set Reward cards: with no marker / each marker (5+ as "5-plus"), with a ticket
@@ -258,7 +292,7 @@ class Gasha(GameBase):
             },
             # Gasha cards dealt to all hands, and left for the draw decks, by player count.
             "gasha_deal": {
-                n: {"dealt": n * row.hand, "left": sum(rules.gasha_deck_sizes(self, n))}
+                n: {"dealt": n * row.hand, "left": sum(self.gasha_deck_sizes(n))}
                 for n, row in self.setup.items()
             },
             # The fewest Gasha cards of any one kind; and each Bonus token's effect amount.

@@ -25,10 +25,7 @@ WILD: TicketColour = "wild"
 
 
 def _setup(game: Gasha, players: int) -> SetupRow:
-    row = game.setup.get(players)
-    if row is None:
-        raise ValueError(f"Gasha is not played with {players} players")
-    return row
+    return game.setup_row(players)
 
 
 def _kind_order(game: Gasha) -> dict[str, int]:
@@ -483,16 +480,13 @@ def reward_in_play(game: Gasha, reward: SetRewardCard, players: int) -> bool:
     Seed, "Setup" 2: with 5 or 6 players, cards with the 5+ symbol are added, and with 6 the
     cards with the 6 symbol too (clarification player-markers).
     """
-    row = _setup(game, players)
-    return reward.marker is None or reward.marker in row.markers
+    return game.reward_in_play(reward, players)
 
 
 @RULES.rule
 def rewards_in_play(game: Gasha, players: int) -> int:
     """How many Set Reward cards are used with ``players`` players (seed, "Setup" 2)."""
-    return sum(
-        card.count for card in game.decks.set_rewards.cards if reward_in_play(game, card, players)
-    )
+    return game.rewards_in_play(players)
 
 
 @RULES.rule
@@ -537,12 +531,7 @@ def gasha_deck_sizes(game: Gasha, players: int) -> list[int]:
     Seed, "Setup" 1: deal the hands, then make roughly equal decks of the rest; dealt one card
     at a time, so the first decks get the extra cards (clarification deck-sizes).
     """
-    row = _setup(game, players)
-    left = game.decks.gasha.size() - players * row.hand
-    if left < 0:
-        raise ValueError(f"{players} hands of {row.hand} need more than the Gasha deck holds")
-    n = row.gasha_decks
-    return [left // n + (1 if i < left % n else 0) for i in range(n)]
+    return game.gasha_deck_sizes(players)
 
 
 # --- drawing -----------------------------------------------------------------------------------

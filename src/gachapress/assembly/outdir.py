@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from gachapress.build.manifest import adopt_legacy_manifest
+from gachapress.assembly.manifest import adopt_legacy_manifest
 from gachapress.errors import GachapressError
 
 #: The file in every output folder that says the tool made it and lists what it wrote.

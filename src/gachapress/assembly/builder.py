@@ -20,14 +20,14 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from gachapress.build import names, outdir
-from gachapress.build.manifest import (
+from gachapress.assembly import names, outdir
+from gachapress.assembly.manifest import (
     code_version,
     hash_file,
     hash_text,
     hash_tree,
 )
-from gachapress.build.outdir import OutputError
+from gachapress.assembly.outdir import OutputError
 from gachapress.errors import Problem, RulesError
 from gachapress.project import Templates, project_digest
 

@@ -1,1 +1,0 @@
-"""Building the publishable outputs: incremental, atomic, across processes."""
