@@ -108,6 +108,18 @@ def begin(page: Any, running: Running, game: str, mode: str, seats: list[str]) -
     page.get_by_role("button", name="Start", exact=True).click()
 
 
+def until(page: Any, expression: str, arg: Any = None) -> None:
+    """Wait until ``expression`` holds in the page, checked every 100 ms (not at each animation
+    frame, which a busy headless browser may hold back); on a timeout, say what the page shows."""
+    try:
+        page.wait_for_function(expression, arg=arg, polling=100)
+    except Exception as exc:  # playwright's TimeoutError: add the page's own words
+        said = page.evaluate(
+            "() => ['status', 'message'].map(id => document.getElementById(id)?.innerText)"
+        )
+        raise AssertionError(f"{expression} never held; the page says {said}") from exc
+
+
 def moves_shown(page: Any) -> int:
     return int(page.locator("#table .view").get_attribute("data-moves"))
 
@@ -123,7 +135,7 @@ def choose(page: Any, rng: random.Random, keyboard: bool = False) -> None:
         page.keyboard.press("Enter")
     else:
         button.click()
-    page.wait_for_function(
+    until(page,
         "(n) => Number(document.querySelector('#table .view')?.dataset.moves) > n", arg=before
     )
 
@@ -222,18 +234,18 @@ def test_the_keyboard_plays_a_reload_goes_on_and_undo_takes_a_move_back(
         choose(page, rng, keyboard=True)
     moves = running.session().moves[:]
     page.reload()  # as after a saved edit: the page goes on with the game
-    page.wait_for_function(
+    until(page,
         "(n) => document.querySelector('#table .view')?.dataset.moves === String(n)",
         arg=len(moves),
     )
     page.get_by_role("button", name="Undo my last move").click()
-    page.wait_for_function(
+    until(page,
         "(n) => Number(document.querySelector('#table .view')?.dataset.moves) < n",
         arg=len(moves),
     )
     assert len(running.session().moves) < len(moves)
     page.get_by_role("button", name="Restart this deal").click()
-    page.wait_for_function("() => document.querySelector('#table .view')?.dataset.moves === '0'")
+    until(page, "() => document.querySelector('#table .view')?.dataset.moves === '0'")
 
 
 def test_a_bad_log_file_shows_its_located_error(
@@ -264,7 +276,7 @@ def test_a_bad_log_file_shows_its_located_error(
     assert "view.json: this is Player 1's view" in message.inner_text()
     assert "cannot be replayed" in message.inner_text()
     page.set_input_files("#upload input[type=file]", str(bad))
-    page.wait_for_function(
+    until(page,
         "() => document.getElementById('message').textContent.startsWith('bad.json')"
     )
     assert message.inner_text().startswith("bad.json: move 1: draw deck-9 is not legal")
@@ -274,7 +286,7 @@ def test_a_bad_log_file_shows_its_located_error(
         assert time.monotonic() < deadline, "the saved game did not load"
         time.sleep(0.05)
     message.wait_for(state="hidden")
-    page.wait_for_function(
+    until(page,
         "(key) => document.getElementById('download').getAttribute('href').includes(key)",
         arg=list(running.preview.tables.games)[-1],
     )
