@@ -135,9 +135,8 @@ def choose(page: Any, rng: random.Random, keyboard: bool = False) -> None:
         page.keyboard.press("Enter")
     else:
         button.click()
-    until(page,
-        "(n) => Number(document.querySelector('#table .view')?.dataset.moves) > n", arg=before
-    )
+    shown = "(n) => Number(document.querySelector('#table .view')?.dataset.moves) > n"
+    until(page, shown, arg=before)
 
 
 @pytest.mark.parametrize(("game", "mode"), MODES)
@@ -234,12 +233,14 @@ def test_the_keyboard_plays_a_reload_goes_on_and_undo_takes_a_move_back(
         choose(page, rng, keyboard=True)
     moves = running.session().moves[:]
     page.reload()  # as after a saved edit: the page goes on with the game
-    until(page,
+    until(
+        page,
         "(n) => document.querySelector('#table .view')?.dataset.moves === String(n)",
         arg=len(moves),
     )
     page.get_by_role("button", name="Undo my last move").click()
-    until(page,
+    until(
+        page,
         "(n) => Number(document.querySelector('#table .view')?.dataset.moves) < n",
         arg=len(moves),
     )
@@ -276,9 +277,7 @@ def test_a_bad_log_file_shows_its_located_error(
     assert "view.json: this is Player 1's view" in message.inner_text()
     assert "cannot be replayed" in message.inner_text()
     page.set_input_files("#upload input[type=file]", str(bad))
-    until(page,
-        "() => document.getElementById('message').textContent.startsWith('bad.json')"
-    )
+    until(page, "() => document.getElementById('message').textContent.startsWith('bad.json')")
     assert message.inner_text().startswith("bad.json: move 1: draw deck-9 is not legal")
     page.set_input_files("#upload input[type=file]", str(saved))
     deadline = time.monotonic() + WAIT_MS / 1000
@@ -286,7 +285,8 @@ def test_a_bad_log_file_shows_its_located_error(
         assert time.monotonic() < deadline, "the saved game did not load"
         time.sleep(0.05)
     message.wait_for(state="hidden")
-    until(page,
+    until(
+        page,
         "(key) => document.getElementById('download').getAttribute('href').includes(key)",
         arg=list(running.preview.tables.games)[-1],
     )
