@@ -226,11 +226,11 @@ class Gasha(GameBase):
 
     def reward_in_play(self, reward: SetRewardCard, players: int) -> bool:
         """Whether ``reward`` is shuffled into the reward deck for ``players`` players (its
-        marker, if any, is one of the setup's)."""
+        marker, if any, is one of the setup's: seed, "Setup" 2; clarification player-markers)."""
         return reward.marker is None or reward.marker in self.setup_row(players).markers
 
     def rewards_in_play(self, players: int) -> int:
-        """How many Set Reward cards are used with ``players`` players."""
+        """How many Set Reward cards are used with ``players`` players (seed, "Setup" 2)."""
         return sum(
             card.count
             for card in self.decks.set_rewards.cards
@@ -240,7 +240,7 @@ class Gasha(GameBase):
     def gasha_deck_sizes(self, players: int) -> list[int]:
         """The sizes of the draw decks after each player is dealt their hand: the rest dealt
         one card at a time into the setup's number of decks, the first decks taking the extra
-        cards."""
+        cards (seed, "Setup" 1; clarification deck-sizes)."""
         row = self.setup_row(players)
         left = self.decks.gasha.size() - players * row.hand
         if left < 0:
