@@ -131,7 +131,9 @@ def _game_spec(game_id: str, folder: Path, data: dict[str, Any], locations: Loca
     are refused: which plays it would depend on what happens to be installed."""
     package = game_spec(game_id)
     module = named_module(data)
-    where = locations.at(("engine", "module"))
+    where = Mark(folder / GAME_FILE, 1, 1)  # a sweep's worker has the data without locations
+    if locations.values:
+        where = locations.at(("engine", "module"))
     if package is not None and module is not None:
         message = (
             f"game.yaml names the engine module {module}, but the installed package "
