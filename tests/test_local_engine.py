@@ -5,16 +5,23 @@ otherwise, said by `check` and `build`, and played alike on one process or sever
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import pickle
 import shutil
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
+from gachapress.assembly.builder import BuildOptions
 from gachapress.data.load import load_rules
+from gachapress.engine import load_game
+from gachapress.engine.play import make_bots
 from gachapress.errors import RulesError
 from gachapress.local_engine import module_name
+from gachapress.serve.app import Preview, create_app
 from tests.conftest import ROOT, run_cli
 
 PLUGIN = ROOT / "tests" / "plugin_game"
@@ -88,13 +95,36 @@ def test_a_sweep_plays_the_local_engine_on_dask_workers(project: Path) -> None:
     ]
 
 
-def test_the_module_runs_under_one_name_in_every_process(project: Path) -> None:
-    game = load_rules("tide", project / "rules")
-    state_class = game.spec.engine.state
+def test_the_module_runs_once_under_one_name_so_its_classes_pickle(project: Path) -> None:
+    game = load_game("tide", project / "rules")
     path = (project / "rules" / "tide" / "engine.py").resolve()
-    assert state_class.__module__ == module_name("tide", path)
-    assert state_class.__module__.startswith("gachapress_local.tide_")
-    assert load_rules("tide", project / "rules").spec.engine.state is state_class  # run once
+    assert game.engine.state.__module__ == module_name("tide", path)
+    assert game.engine.state.__module__.startswith("gachapress_local.tide_")
+    assert load_game("tide", project / "rules").engine.state is game.engine.state  # run once
+    state = game.new_game(players=3, seed=11)
+    (bot,) = make_bots(game, ["high"], 1, 0)
+    state.apply(bot.choose(None, state.legal_actions()))
+    assert pickle.loads(pickle.dumps(type(state))) is type(state)
+    bot_copy = pickle.loads(pickle.dumps(bot))
+    assert type(bot_copy) is type(bot)
+    assert bot_copy.choose(None, state.legal_actions()) == bot.choose(None, state.legal_actions())
+
+
+def test_serve_says_it_loaded_the_engine_and_plays_it(tmp_path: Path) -> None:
+    root = tide_project(tmp_path)
+    lines: list[str] = []
+    preview = Preview(BuildOptions(root=root, out=root / "out"), ["tide"], report=lines.append)
+    with contextlib.chdir(root):
+        preview.build(["tide"], quick=True)
+    assert lines.count(NOTE) == 1
+    client = TestClient(create_app(preview))
+    assert client.get("/_serve/play/tide").status_code == 200
+    started = client.post("/_serve/play/tide/new", json={"mode": "standard",
+                          "seats": ["human", "high"], "seed": 1})  # fmt: skip
+    assert started.status_code == 200, started.text
+    key = started.json()["session"]
+    state = preview.tables.games[key].state
+    assert type(state).__module__ == module_name("tide", root.resolve() / "rules/tide/engine.py")
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,9 @@ The module is a Python file inside the game's folder, loaded only when ``game.ya
 The game's card model stays the one its decks declare in ``decks.yaml``. The module is run as
 ``gachapress_local.<id>_<hash of the folder's path>``, registered in ``sys.modules``, so that its
 states and bots pickle; any process that loads the game (a ``sim --jobs`` or a build worker, a
-sweep's Dask worker) loads the module the same way, from the game's folder, before it plays.
-It runs again when its bytes change (the preview reloads it on save).
+sweep's Dask worker) loads the module the same way, from the game's folder, before it plays
+(a cluster's workers on other machines need the project at the same path). It runs again
+when its bytes change (the preview reloads it on save).
 """
 
 from __future__ import annotations
