@@ -100,7 +100,9 @@ def rules_from_data(
 ) -> GameData:
     """Validate and cross-check a game's plain data (as read from ``folder``, possibly varied);
     RulesError, located through ``locations``, when anything is off. A game with a registered
-    package is validated by its package's model; a game of data alone by its declared fields."""
+    package is validated by its package's model; any other game (data alone, or played by a
+    package that leaves the model out or by an engine module of its folder) by the fields its
+    decks declare."""
     spec = _game_spec(game_id, folder, data, locations)
     try:
         model = spec.model.model_validate(data, context={"lang": _only_language(data)})
