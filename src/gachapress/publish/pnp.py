@@ -32,6 +32,7 @@ from gachapress.render.ink import low_ink
 from gachapress.render.layout import Shape
 from gachapress.render.metrics import Measure
 from gachapress.render.pdf import MM, FacePainter
+from gachapress.render.pdfinfo import DocumentInfo
 from gachapress.render.presets import MARK_GAP, Sheet
 from gachapress.render.text import fit, is_cjk
 
@@ -89,15 +90,16 @@ class PnpDocument:
             initialFontName=measure.name("regular"),  # never the unembedded Helvetica
         )
         name = game.model.name[self.lang]
-        self.canvas.setTitle(words.ui("pnp_title", game=name, paper=sheet.name))
-        self.canvas.setAuthor("gachapress")
-        self.canvas.setSubject(words.ui("pnp_subject", game=name))
-        self.canvas.setCreator("gachapress")
-        self.canvas.setKeywords(["print and play", "cards", game.id])
+        DocumentInfo(
+            title=words.ui("pnp_title", game=name, paper=sheet.name),
+            author=load_project(game.root).author(self.lang),
+            subject=words.ui("pnp_subject", game=name),
+            lang=self.lang,
+            keywords=("print and play", "cards", game.id),
+        ).write(self.canvas)
         # The print dialog's defaults: actual size, two-sided turning on the long edge.
         self.canvas.setViewerPreference("PrintScaling", PDFName("None"))
         self.canvas.setViewerPreference("Duplex", PDFName("DuplexFlipLongEdge"))
-        self.canvas.setCatalogEntry("Lang", self.lang)
         self.painter = FacePainter(self.canvas)
 
     # -- text ----------------------------------------------------------------------------------
