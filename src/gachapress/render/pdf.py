@@ -325,25 +325,41 @@ def _safe(key: str) -> str:
 
 
 def edge_to_edge(
-    faces: list[Face | None], columns: int, rows: int, path: Path | BinaryIO, *, font_name: str
+    faces: list[Face | None],
+    columns: int,
+    rows: int,
+    cell: tuple[int, int],
+    path: Path | BinaryIO,
+    *,
+    font_name: str,
 ) -> None:
     """One page of faces at trim size (no bleed), edge to edge, row by row (None leaves a cell
-    empty): a sheet that a program cuts into equal cells, as Tabletop Simulator does."""
+    empty): a sheet that a program cuts into equal cells, as Tabletop Simulator does. Each cell
+    is ``cell`` points (whole pixels when rendered at 72 dpi), each face stretched to fill it
+    exactly (by less than a pixel each way), so no cell shows a sliver of its neighbour."""
     shape = next(face for face in faces if face is not None).shape
     target = str(path) if isinstance(path, Path) else path
+    width, height = cell
     canvas = Canvas(
         target,
-        pagesize=(columns * shape.width * MM, rows * shape.height * MM),
+        pagesize=(columns * width, rows * height),
         invariant=1,
         pageCompression=1,
         initialFontName=font_name,
     )
     canvas.setCreator("gachapress")
     painter = FacePainter(canvas)
+    page_height = rows * height
     for index, face in enumerate(faces):
         if face is None:
             continue
         row, column = divmod(index, columns)
-        painter.place(face, column * shape.width, row * shape.height, (0, 0, 0, 0))
+        canvas.saveState()
+        canvas.translate(column * width, page_height - (row + 1) * height)
+        canvas.scale(width / (shape.width * MM), height / (shape.height * MM))
+        # ``place`` measures from the page's top: lift the trim's bottom onto the cell's
+        canvas.translate(0, shape.height * MM - page_height)
+        painter.place(face, 0, 0, (0, 0, 0, 0))
+        canvas.restoreState()
     canvas.showPage()
     canvas.save()
