@@ -64,6 +64,10 @@ def parse_back_offset(text: str) -> tuple[float, float]:
     return x, y
 
 
+#: The cutting note for each kind of piece, for the games that have it.
+PIECE_NOTES = (("card", "pnp_stock"), ("round", "pnp_round"))
+
+
 class PnpDocument:
     """One print-and-play PDF being written."""
 
@@ -196,7 +200,9 @@ class PnpDocument:
             y += 14
         y += 2
         y += self.text(self.ui("pnp_cutting"), x, y, column, 6, size=12, bold=True) + 1
-        notes = [self._layout_note(plan), self.ui("pnp_stock")]
+        kinds = {paper.shape.kind for paper in plan}  # say only what this game's pieces need
+        notes = [self._layout_note(plan)]
+        notes += [self.ui(key) for kind, key in PIECE_NOTES if kind in kinds]
         if self.ink == "low":
             notes.append(self.ui("pnp_low_ink"))
         for paragraph in notes:
