@@ -298,7 +298,8 @@ def test_the_imposed_booklet_carries_the_books_title_author_subject_and_language
     booklet, original = pypdf.PdfReader(io.BytesIO(imposed)), pypdf.PdfReader(io.BytesIO(a5))
     info = booklet.metadata
     assert info.title == original.metadata.title == book.title
-    assert info.author == info.creator == "gachapress"
+    assert info.author == original.metadata.author == book.author == "the gachapress project"
+    assert info.creator == "gachapress"
     assert info.subject == original.metadata.subject and info.subject
     assert info.creation_date == original.metadata.creation_date  # the book's fixed date
     assert booklet.trailer["/Root"]["/Lang"] == lang

@@ -10,6 +10,7 @@ import io
 import json
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -20,6 +21,8 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from gachapress.data.load import load_rules
+from gachapress.export import tts
+from gachapress.export.common import ExportOptions, Source
 from gachapress.render.colour import cmyk, rgb_to_cmyk
 from gachapress.render.faces import game_faces
 from gachapress.render.layout import TextLine, refit
@@ -284,12 +287,68 @@ def test_tts_saved_object_loads_with_every_copy_and_image(out: Path, game: str) 
             assert 1 <= columns <= 10 and 1 <= rows <= 7
             sheet = Image.open(local(entry["FaceURL"]))
             assert max(sheet.size) <= 4096
+            # whole-pixel cells: Tabletop Simulator's equal cuts fall on the cards' edges
+            assert sheet.width % columns == 0 and sheet.height % rows == 0, sheet.size
+            shape = decks_shape(game, deck_id)
+            cell_ratio = (sheet.width / columns) / (sheet.height / rows)
+            assert cell_ratio == pytest.approx(shape.width / shape.height, rel=0.01)
+            assert sheet.width / columns >= shape.width / 25.4 * 150  # sharp: 150 dpi at least
             assert local(entry["BackURL"]).is_file()
             slots = [i["CardID"] % 100 for i in contained if i["CardID"] // 100 == int(number)]
             assert max(slots) < columns * rows - 1  # the last slot is the hidden card
         card = contained[0]
         record = game_data.model.deck(deck_id).faces()[0]
         assert record.name[game_data.model.languages[0]] in card["Nickname"]
+
+
+def decks_shape(game_id: str, deck_id: str):
+    presets = load_presets(TEMPLATES.path("print.yaml"))
+    game = load_rules(game_id, ROOT / "rules")
+    (deck,) = [
+        d
+        for d in game_faces(game, TEMPLATES, presets, Measure(ROOT / "build" / "fonts"))
+        if d.deck == deck_id
+    ]
+    return deck.shape
+
+
+def test_tts_a_deck_of_4000_cards_imports_in_order(tmp_path: Path) -> None:
+    """A deck of 4,000 distinct cards (laid out, not rendered): sheets of at most 69 cards on at
+    most 10 x 7 whole-pixel cells within 4096 px, named so that they list in order, and a saved
+    object whose every card id points at its sheet and slot."""
+    game = load_rules("gotcha", ROOT / "rules")
+    presets = load_presets(TEMPLATES.path("print.yaml"))
+    measure = Measure(ROOT / "build" / "fonts")
+    decks = game_faces(game, TEMPLATES, presets, measure)
+    source = Source(game, decks, measure, presets, ExportOptions(root=ROOT, out=tmp_path))
+    base = decks[0]
+    face, _ = base.fronts[0]
+    card = source.cards[face.key]
+    keys = [f"card-{i:04d}" for i in range(4000)]
+    source.decks = [replace(base, fronts=tuple((replace(face, key=key), 1) for key in keys))]
+    source.__dict__["cards"] = dict.fromkeys(keys, card)
+    planned = tts.plan(source)
+    sheets = [name for name in planned if name.startswith(f"{base.deck}-faces-")]
+    assert len(sheets) == 58  # ceil(4000 / 69)
+    assert sorted(sheets) == sheets == [f"{base.deck}-faces-{n:02d}.png" for n in range(1, 59)]
+    planned[f"{game.id}.json"][1](tmp_path / "saved.json")
+    (deck,) = json.loads((tmp_path / "saved.json").read_text("utf-8"))["ObjectStates"]
+    contained = deck["ContainedObjects"]
+    assert [item["GMNotes"] for item in contained] == keys
+    assert deck["DeckIDs"] == [item["CardID"] for item in contained]
+    assert len(set(deck["DeckIDs"])) == 4000
+    assert sorted(deck["CustomDeck"], key=int) == [str(n) for n in range(1, 59)]
+    for position, item in enumerate(contained):
+        number, slot = divmod(item["CardID"], 100)
+        entry = deck["CustomDeck"][str(number)]
+        assert item["CustomDeck"] == {str(number): entry}
+        assert entry["FaceURL"].endswith(f"-faces-{number:02d}.png")
+        assert (number - 1) * 69 + slot == position  # sheet by sheet, slot by slot
+        columns, rows = entry["NumWidth"], entry["NumHeight"]
+        assert columns <= 10 and rows <= 7 and slot < columns * rows - 1
+        width, height = tts.cell_pixels(base.shape, columns, rows)
+        assert columns * width <= 4096 and rows * height <= 4096
+        assert width / height == pytest.approx(base.shape.width / base.shape.height, rel=0.01)
 
 
 def cell(sheet: Image.Image, columns: int, rows: int, slot: int) -> Image.Image:
@@ -328,7 +387,7 @@ def test_tts_sheet_slots_show_the_cards_the_json_says(out: Path) -> None:
 def test_tts_readme_says_how_to_import_and_where_each_card_is(out: Path) -> None:
     text = (out / "gotcha" / "export" / "tts" / "README.md").read_text("utf-8")
     assert "Saved Objects" in text and "--base-url" in text
-    assert re.search(r"\| gacha \| gacha-01 \| gacha-faces-1.png \| 0 ", text)
+    assert re.search(r"\| gacha \| gacha-01 \| gacha-faces-01.png \| 0 ", text)
 
 
 def test_text_as_paths_gives_svgs_an_editor_cannot_turn_into_boxes(tmp_path: Path) -> None:

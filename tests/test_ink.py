@@ -13,10 +13,12 @@ from gachapress.book.words import StringTable
 from gachapress.data.load import load_rules
 from gachapress.publish.pnp import write_pnp
 from gachapress.render.faces import game_faces
-from gachapress.render.ink import beneath, contrast, low_ink
+from gachapress.render.ink import low_ink
 from gachapress.render.layout import TextLine
+from gachapress.render.legibility import beneath
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
+from gachapress.render.wcag import contrast
 from tests.conftest import GAME_IDS, ROOT, TEMPLATES
 
 PRESETS = load_presets(TEMPLATES.path("print.yaml"))

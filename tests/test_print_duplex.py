@@ -230,6 +230,38 @@ def test_the_instructions_speak_the_card_language(pdfs, tmp_path: Path) -> None:
     assert english.metadata.title == "Rock, Paper, Scissors, Fire: print and play (US Letter)"
 
 
+def _squashed(text: str) -> str:
+    return "".join(text.split())
+
+
+def test_the_cutting_notes_speak_only_of_the_pieces_the_game_has(pdfs, tmp_path: Path) -> None:
+    """Page 1 says how to cut round pieces only for a game with round pieces (Gasha's bonus
+    tokens), in each card language; every game has cards, and so the card stock note."""
+    measure = Measure(ROOT / "build" / "fonts")
+    pages = {}
+    for game_id in GAME_IDS:
+        game = load_rules(game_id)
+        round_pieces = any(
+            deck.shape.kind == "round" for deck in game_faces(game, TEMPLATES, PRESETS, measure)
+        )
+        pages[game_id, game.model.card_language(None)] = (round_pieces, pdfs[game_id, "a4"])
+        for lang in game.model.languages[:2]:
+            if (game_id, lang) not in pages and game_id in ("gasha", "gotcha"):
+                path = tmp_path / f"{game_id}-{lang}.pdf"
+                decks = game_faces(game, TEMPLATES, PRESETS, measure, lang)
+                write_pnp(path, game, decks, PRESETS.sheets["a4"], measure, STRINGS)
+                pages[game_id, lang] = (round_pieces, path)
+    assert {lang for _, lang in pages} == {"en", "ja"}
+    assert {game for (game, _), (round_pieces, _) in pages.items() if round_pieces} == {"gasha"}
+    for (game_id, lang), (round_pieces, path) in pages.items():
+        text = _squashed(PdfReader(path).pages[0].extract_text())
+        assert _squashed(_heading("pnp_stock", lang)) in text, (game_id, lang)
+        assert (_squashed(_heading("pnp_round", lang)) in text) == round_pieces, (game_id, lang)
+        for other in ("en", "ja"):
+            if other != lang:
+                assert _squashed(_heading("pnp_round", other)) not in text
+
+
 def test_every_instruction_string_is_given_in_every_card_language() -> None:
     languages = {lang for game_id in GAME_IDS for lang in load_rules(game_id).model.languages}
     keys = [key for key in STRINGS.data["ui"] if key.startswith("pnp_")]

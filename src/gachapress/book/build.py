@@ -222,6 +222,7 @@ class BookBuilder:
             game_id=self.game.id,
             lang=self.lang,
             title=self.t(self.model.name),
+            author=load_project(self.game.root).author(self.lang),
             header=self.header(),
             sections=tuple(sections),
             ui=self.words.all_ui(),

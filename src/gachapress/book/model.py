@@ -550,6 +550,8 @@ class Book:
     game_id: str
     lang: str
     title: str
+    author: str
+    """Who the book names as its author: the project's (``project.yaml``)."""
     header: Header
     sections: tuple[AnySection, ...]
     ui: Mapping[str, str]

@@ -106,8 +106,10 @@ def _check_game(game: GameData, root: Path) -> bool:
 
 def _face_problems(game: GameData, root: Path) -> list[Problem]:
     """Lay out every card face in every language the game publishes, as `build --lang` would:
-    a text that does not fit fails here."""
+    a text that does not fit fails here, and so does a text too faint on what lies under it."""
     from gachapress.render.faces import game_faces, layout_path
+    from gachapress.render.layout import load_layout
+    from gachapress.render.legibility import contrast_problems
     from gachapress.render.metrics import Measure
     from gachapress.render.presets import PRESETS, load_presets
 
@@ -117,11 +119,15 @@ def _face_problems(game: GameData, root: Path) -> list[Problem]:
     try:
         presets = load_presets(templates.path(PRESETS))
         measure = Measure(root / "build" / "fonts")
-        for lang in game.model.languages:
-            game_faces(game, templates, presets, measure, lang)
+        decks = [
+            deck
+            for lang in game.model.languages
+            for deck in game_faces(game, templates, presets, measure, lang)
+        ]
     except RulesError as exc:
         return exc.problems
-    return []
+    _, where = load_layout(layout_path(templates, game.id))
+    return list(contrast_problems(decks, where, measure))
 
 
 def _no_layout(layout: Path) -> Problem:

@@ -29,6 +29,8 @@ class ProjectFile(Strict):
     """Shown on the site index and in every rulebook's credits."""
     licence: Line | Text | None = None
     """The licence of the games, shown with the credits."""
+    author: Line | Text | None = None
+    """Who the PDFs name as their author (default: the title, else the folder's name)."""
     games: list[Id] = []
     """The order the site index and `list` show the games in; the others follow, sorted."""
 
@@ -51,6 +53,10 @@ class Project:
         if isinstance(value, dict):
             return value.get(lang) or next(iter(value.values()), None)
         return value
+
+    def author(self, lang: str) -> str:
+        """The author every PDF of the project names, in ``lang``."""
+        return self.text("author", lang) or self.text("title", lang) or self.name
 
 
 def load_project(root: Path) -> Project:

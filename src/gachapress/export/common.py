@@ -17,11 +17,13 @@ from gachapress.assembly.manifest import code_version, hash_text
 from gachapress.data.load import GameData
 from gachapress.data.model import Card
 from gachapress.data.placeholders import card_texts
+from gachapress.data.project_file import Project, load_project
 from gachapress.project import Templates
 from gachapress.render.faces import DeckFaces
 from gachapress.render.layout import Face, Shape
 from gachapress.render.metrics import Measure
 from gachapress.render.pdf import MM, one_up
+from gachapress.render.pdfinfo import DocumentInfo
 from gachapress.render.presets import PrintPresets
 
 #: Print resolution of every PNG for printing (the shops' and Tabletop Simulator's tiles).
@@ -101,6 +103,16 @@ class Source:
         """Every distinct card of the game by id."""
         return {card.id: card for _, deck in self.game.model.deck_items() for card in deck.faces()}
 
+    @cached_property
+    def project(self) -> Project:
+        return load_project(self.game.root)
+
+    def info(self, title: str, subject: str) -> DocumentInfo:
+        """A PDF's document information: ``title`` and ``subject``, the project's author."""
+        return DocumentInfo(
+            title, self.project.author(self.lang), subject, self.lang, ("cards", self.game.id)
+        )
+
     def card_text(self, card_id: str) -> str:
         return card_texts(self.game.model, self.cards[card_id]).get(self.lang, "")
 
@@ -154,7 +166,7 @@ def face_png(source: Source, face: Face, path: Path, *, dpi: int = DPI, cmyk: bo
     one_up(
         [face],
         buffer,
-        title=face.title,
+        info=source.info(face.title, "a card face"),
         font_name=source.measure.name("regular"),
         cmyk=cmyk,
         fonts=source.outline_fonts if source.options.text_as_paths else None,

@@ -10,6 +10,7 @@ from gachapress.export.common import Plan, Source, copies, text_file
 from gachapress.render.colour import TOTAL_INK
 from gachapress.render.layout import refit
 from gachapress.render.pdf import one_up
+from gachapress.render.pdfinfo import OUTPUT_CONDITION, OUTPUT_CONDITION_NAME
 
 SIZE = "inch"
 
@@ -23,18 +24,27 @@ def plan(source: Source) -> Plan:
         for face, count in deck.fronts:
             pages += [back, refit(face, shape)] * count
         name = f"{source.game.id}-{deck.deck}.pdf"
-        title = f"{source.game.model.name.get(source.lang)}: {deck.deck} ({copies(deck)} cards)"
+        game = source.game.model.name.get(source.lang)
+        info = source.info(
+            f"{game}: {deck.deck} ({copies(deck)} cards)",
+            f"{game}: print-ready cards (PDF/X-1a:2001), back and front of each card",
+        )
         out[name] = (
             source.digest(
-                back, "dtc", *(source.digest(f, str(n)) for f, n in deck.fronts), repr(shape)
+                back,
+                "dtc",
+                *(source.digest(f, str(n)) for f, n in deck.fronts),
+                repr(shape),
+                repr(info),
             ),
-            lambda path, pages=pages, title=title: one_up(
+            lambda path, pages=pages, info=info: one_up(
                 pages,
                 path,
-                title=title,
+                info=info,
                 font_name=source.measure.name("regular"),
                 cmyk=True,
                 fonts=source.outline_fonts,
+                pdfx=True,
             ),
         )
         lines.append(f"- `{name}`: {copies(deck)} cards, {2 * copies(deck)} pages")
@@ -44,8 +54,11 @@ def plan(source: Source) -> Plan:
         "front: one pair per card to print, copies included.",
         f"Colours are CMYK with at most {TOTAL_INK:.0%} total ink: each sRGB colour's grey "
         "is printed in black alone and cyan, magenta and yellow are scaled down where they "
-        "would pass the limit (no ICC profile: expect a proof to differ slightly from the "
-        "screen). Text is drawn as outlines, so no font can be substituted.",
+        "would pass the limit. Text is drawn as outlines, so no font can be substituted.",
+        f"Each file is PDF/X-1a:2001, its output intent the registered printing condition "
+        f"{OUTPUT_CONDITION} ({OUTPUT_CONDITION_NAME}); no ICC profile is embedded (the "
+        "printer holds the registered one), and the colours were not converted through one: "
+        "expect a proof to differ slightly from the screen.",
     ]
     out["README.md"] = text_file(
         shops.readme(source, "DriveThruCards (poker cards)", lines, steps, SIZE)

@@ -8,17 +8,21 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from gachapress.assembly.manifest import hash_text
 from gachapress.export.common import DPI, Plan, Source, copies, render_page, text_file
 from gachapress.render.faces import DeckFaces
 from gachapress.render.layout import Face, Shape
-from gachapress.render.pdf import edge_to_edge
+from gachapress.render.pdf import MM, edge_to_edge
 
 #: Tabletop Simulator's limits for one deck sheet.
 MAX_COLUMNS, MAX_ROWS, MAX_PIXELS = 10, 7, 4096
+#: The cards a sheet holds: its last slot is the image of a hidden card.
+PER_SHEET = MAX_COLUMNS * MAX_ROWS - 1
 
 
 def sheet_grid(slots: int, shape: Shape) -> tuple[int, int]:
@@ -38,11 +42,50 @@ def _px_per_mm(shape: Shape, columns: int, rows: int) -> float:
     return min(MAX_PIXELS / (columns * shape.width), MAX_PIXELS / (rows * shape.height), DPI / 25.4)
 
 
+def cell_pixels(shape: Shape, columns: int, rows: int) -> tuple[int, int]:
+    """A sheet's cell in whole pixels: the trim at the sheet's resolution, rounded down. The
+    sheet is exactly columns x rows cells (within 4096 px), so Tabletop Simulator's equal
+    cuts fall on the cards' edges."""
+    scale = _px_per_mm(shape, columns, rows)
+    return math.floor(shape.width * scale + 1e-9), math.floor(shape.height * scale + 1e-9)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One face sheet of a deck: its file, its number (the key of ``CustomDeck``, the hundreds
+    of its cards' ids) and grid, and which of the deck's distinct fronts it holds."""
+
+    name: str
+    number: int
+    columns: int
+    rows: int
+    first: int
+    count: int
+
+    def card_id(self, slot: int) -> int:
+        return self.number * 100 + slot
+
+
+def deck_sheets(deck: str, fronts: int, shape: Shape, first_number: int) -> list[Sheet]:
+    """The sheets of a deck of ``fronts`` distinct fronts: 69 a sheet (the 70th slot shows a
+    hidden card), numbered from ``first_number``, their files numbered with the same count of
+    digits (at least two) so that they list in order."""
+    starts = range(0, fronts, PER_SHEET)
+    digits = max(2, len(str(len(starts))))
+    sheets = []
+    for index, start in enumerate(starts):
+        count = min(PER_SHEET, fronts - start)
+        columns, rows = sheet_grid(count + 1, shape)
+        name = f"{deck}-faces-{index + 1:0{digits}d}.png"
+        sheets.append(Sheet(name, first_number + index, columns, rows, start, count))
+    return sheets
+
+
 def plan(source: Source) -> Plan:
     out: Plan = {}
     objects: list[dict[str, Any]] = []
     slot_lines: list[str] = []
-    number = 0
+    number = 1
     for place, deck in enumerate(source.decks):
         position = _transform(place)
         if deck.shape.kind == "round":
@@ -50,20 +93,18 @@ def plan(source: Source) -> Plan:
             continue
         back_name = f"{deck.deck}-back.png"
         _image(source, out, back_name, [deck.back], 1, 1)
-        per_sheet = MAX_COLUMNS * MAX_ROWS - 1  # the last slot is the hidden-card image
         fronts = list(deck.fronts)
         cards: list[dict[str, Any]] = []
         custom: dict[str, dict[str, Any]] = {}
-        for start in range(0, len(fronts), per_sheet):
-            number += 1
-            chunk = fronts[start : start + per_sheet]
-            columns, rows = sheet_grid(len(chunk) + 1, deck.shape)
-            sheet_name = f"{deck.deck}-faces-{start // per_sheet + 1}.png"
+        sheets = deck_sheets(deck.deck, len(fronts), deck.shape, number)
+        for sheet in sheets:
+            chunk = fronts[sheet.first : sheet.first + sheet.count]
+            columns, rows = sheet.columns, sheet.rows
             cells: list[Face | None] = [face for face, _ in chunk]
             cells += [None] * (columns * rows - 1 - len(chunk)) + [deck.back]  # hidden: last
-            _image(source, out, sheet_name, cells, columns, rows)
+            _image(source, out, sheet.name, cells, columns, rows)
             entry = {
-                "FaceURL": _url(source, sheet_name),
+                "FaceURL": _url(source, sheet.name),
                 "BackURL": _url(source, back_name),
                 "NumWidth": columns,
                 "NumHeight": rows,
@@ -71,17 +112,18 @@ def plan(source: Source) -> Plan:
                 "UniqueBack": False,
                 "Type": 0,
             }
-            custom[str(number)] = entry
+            custom[str(sheet.number)] = entry
             for slot, (face, count) in enumerate(chunk):
-                card_id = number * 100 + slot
+                card_id = sheet.card_id(slot)
                 slot_lines.append(
                     f"| {markdown_text(deck.deck)} | {markdown_text(face.key)} "
-                    f"| {markdown_text(sheet_name)} | {slot} "
+                    f"| {markdown_text(sheet.name)} | {slot} "
                     f"(row {slot // columns + 1}, column {slot % columns + 1}) | {card_id} "
                     f"| {count} |"
                 )
-                card = _card(source, face, card_id, {str(number): entry}, position)
+                card = _card(source, face, card_id, {str(sheet.number): entry}, position)
                 cards += [card] * count
+        number += len(sheets)
         objects.append(_deck(source, deck, cards, custom, position))
     saved = {"SaveName": source.game.id, "ObjectStates": objects}
     text = json.dumps(saved, indent=1, ensure_ascii=False) + "\n"
@@ -98,18 +140,22 @@ def _image(
     columns: int,
     rows: int,
 ) -> None:
-    """Plan one PNG of ``faces`` (None: an empty cell) at trim size on a columns x rows grid,
-    within 4096 px."""
+    """Plan one PNG of ``faces`` (None: an empty cell) at trim size on a columns x rows grid of
+    whole-pixel cells, within 4096 px."""
     shape = next(face for face in faces if face is not None).shape
-    px_per_mm = 0.9999 * _px_per_mm(shape, columns, rows)
+    cell = cell_pixels(shape, columns, rows)
 
     def write(path, faces=faces) -> None:
         buffer = io.BytesIO()
-        edge_to_edge(faces, columns, rows, buffer, font_name=source.measure.name("regular"))
-        render_page(buffer.getvalue(), 0, px_per_mm).save(path)
+        edge_to_edge(faces, columns, rows, cell, buffer, font_name=source.measure.name("regular"))
+        render_page(buffer.getvalue(), 0, MM).save(path)  # one point a pixel
 
     out[name] = (
-        hash_text(*(source.digest(face) if face else "-" for face in faces), f"{columns}x{rows}"),
+        hash_text(
+            *(source.digest(face) if face else "-" for face in faces),
+            f"{columns}x{rows}",
+            f"{cell[0]}x{cell[1]}",
+        ),
         write,
     )
 

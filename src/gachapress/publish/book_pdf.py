@@ -57,6 +57,7 @@ from gachapress.book import model as m
 from gachapress.render.fonts import FontFile
 from gachapress.render.layout import Face
 from gachapress.render.pdf import MM, FacePainter
+from gachapress.render.pdfinfo import DocumentInfo
 
 
 @dataclass(frozen=True)
@@ -208,11 +209,13 @@ class _Document(BaseDocTemplate):
             rightMargin=setup.margin,
             topMargin=setup.top,
             bottomMargin=setup.bottom,
-            title=book.title,
-            author="gachapress",
-            creator="gachapress",  # not reportlab's "(unspecified)"
-            subject=book.ui.get("rulebook", ""),
-            lang=book.lang,
+            **DocumentInfo(
+                title=book.title,
+                author=book.author,
+                subject=book.ui.get("rulebook", ""),
+                lang=book.lang,
+                keywords=("rulebook", book.game_id),
+            ).template_arguments(),
             invariant=1,
             initialFontName=font,
         )

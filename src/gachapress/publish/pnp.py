@@ -32,6 +32,7 @@ from gachapress.render.ink import low_ink
 from gachapress.render.layout import Shape
 from gachapress.render.metrics import Measure
 from gachapress.render.pdf import MM, FacePainter
+from gachapress.render.pdfinfo import DocumentInfo
 from gachapress.render.presets import MARK_GAP, Sheet
 from gachapress.render.text import fit, is_cjk
 
@@ -63,6 +64,10 @@ def parse_back_offset(text: str) -> tuple[float, float]:
     return x, y
 
 
+#: The cutting note for each kind of piece, for the games that have it.
+PIECE_NOTES = (("card", "pnp_stock"), ("round", "pnp_round"))
+
+
 class PnpDocument:
     """One print-and-play PDF being written."""
 
@@ -89,15 +94,16 @@ class PnpDocument:
             initialFontName=measure.name("regular"),  # never the unembedded Helvetica
         )
         name = game.model.name[self.lang]
-        self.canvas.setTitle(words.ui("pnp_title", game=name, paper=sheet.name))
-        self.canvas.setAuthor("gachapress")
-        self.canvas.setSubject(words.ui("pnp_subject", game=name))
-        self.canvas.setCreator("gachapress")
-        self.canvas.setKeywords(["print and play", "cards", game.id])
+        DocumentInfo(
+            title=words.ui("pnp_title", game=name, paper=sheet.name),
+            author=load_project(game.root).author(self.lang),
+            subject=words.ui("pnp_subject", game=name),
+            lang=self.lang,
+            keywords=("print and play", "cards", game.id),
+        ).write(self.canvas)
         # The print dialog's defaults: actual size, two-sided turning on the long edge.
         self.canvas.setViewerPreference("PrintScaling", PDFName("None"))
         self.canvas.setViewerPreference("Duplex", PDFName("DuplexFlipLongEdge"))
-        self.canvas.setCatalogEntry("Lang", self.lang)
         self.painter = FacePainter(self.canvas)
 
     # -- text ----------------------------------------------------------------------------------
@@ -194,7 +200,9 @@ class PnpDocument:
             y += 14
         y += 2
         y += self.text(self.ui("pnp_cutting"), x, y, column, 6, size=12, bold=True) + 1
-        notes = [self._layout_note(plan), self.ui("pnp_stock")]
+        kinds = {paper.shape.kind for paper in plan}  # say only what this game's pieces need
+        notes = [self._layout_note(plan)]
+        notes += [self.ui(key) for kind, key in PIECE_NOTES if kind in kinds]
         if self.ink == "low":
             notes.append(self.ui("pnp_low_ink"))
         for paragraph in notes:

@@ -10,7 +10,7 @@ at negative coordinates and beyond the trim size).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -24,16 +24,21 @@ from gachapress.errors import RulesError
 from gachapress.render.fonts import role_for
 from gachapress.render.metrics import Measure
 from gachapress.render.text import PT, fit, is_cjk
+from gachapress.render.wcag import COLOUR_FORMATS
 
 Mm = Annotated[float, Field(ge=-20, le=400)]
 Colour = Annotated[
     str, StringConstraints(pattern=r"^(#[0-9a-fA-F]{6}|\{[a-z0-9_.|-]+\}|[A-Za-z][A-Za-z0-9-]*)$")
 ]
 """A colour: ``#rrggbb``, a name from the layout's palette, or a placeholder naming either in
-the card's data (``{color.hex}``, ``{ticket}``)."""
+the card's data (``{color.hex}``, ``{ticket}``); for text, ``{color.hex|ink}`` is white or dark
+ink, whichever reads on that colour, and ``{color.hex|deep}`` that colour deepened until it reads
+on white paper."""
 #: The smallest card text a home printer keeps readable, in points, by language.
 READABLE = {"en": 7.0, "ja": 7.5}
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
+#: A colour of the data turned into a text colour: ``{suit.hex|ink}``, ``{suit.hex|deep}``.
+COLOUR_FORMAT = re.compile(r"\{([a-z0-9_.-]+)\|(" + "|".join(COLOUR_FORMATS) + r")\}")
 ArtRef = Annotated[
     str, StringConstraints(pattern=r"^(card|icon:[a-z][a-z0-9-]*|openmoji:[0-9A-F-]+)$")
 ]
@@ -208,6 +213,8 @@ class Face:
     shape: Shape
     background: str
     items: tuple[Primitive, ...]
+    origins: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    """The index of the layout element each item was drawn for (empty: not known)."""
 
 
 def resolve_face(
@@ -225,10 +232,15 @@ def resolve_face(
 ) -> Face:
     """Turn a face layout and a card's data into primitives."""
     items: list[Primitive] = []
+    origins: list[int] = []
 
     def _colour(value: str | None) -> str | None:
         if not value:
             return None
+        formatted = COLOUR_FORMAT.fullmatch(value)
+        if formatted:  # a text colour chosen for legibility from a colour of the data
+            path, name = formatted.groups()
+            return COLOUR_FORMATS[name](_colour("{" + path + "}"))  # type: ignore[arg-type]
         resolved = fill(value, context)
         resolved = palette.get(resolved, resolved)
         if not HEX.fullmatch(resolved):
@@ -277,9 +289,11 @@ def resolve_face(
                 items.extend(_text(index, element, context, measure, lang, icons, colour))
             if element.turned:
                 items[start:] = [_turn(item, shape) for item in items[start:]]
+            origins += [index] * (len(items) - start)
         except (PlaceholderError, KeyError) as exc:  # located at the element that names it
             raise FaceError(index, str(exc).strip('"')) from None
-    return Face(key, title, shape, _colour(layout.background) or "#ffffff", tuple(items))
+    background = _colour(layout.background) or "#ffffff"
+    return Face(key, title, shape, background, tuple(items), tuple(origins))
 
 
 def _turn(item: Primitive, shape: Shape) -> Primitive:
@@ -469,4 +483,4 @@ def refit(face: Face, target: Shape) -> Face:
                     item.source,
                 )
             )
-    return Face(face.key, face.title, target, face.background, tuple(items))
+    return Face(face.key, face.title, target, face.background, tuple(items), face.origins)

@@ -21,6 +21,7 @@ from gachapress.render import art as artwork
 from gachapress.render.colour import reportlab_colour, to_cmyk
 from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
 from gachapress.render.outline import glyph_segments, outline_font, set_glyphs
+from gachapress.render.pdfinfo import DocumentInfo, begin_pdfx_1a, end_pdfx_1a
 
 MM = 72 / 25.4  # points per millimetre
 
@@ -231,17 +232,22 @@ def one_up(
     faces: list[Face],
     path: Path | BinaryIO,
     *,
-    title: str,
+    info: DocumentInfo,
     font_name: str,
     cmyk: bool = False,
     fonts: dict[str, Path] | None = None,
+    pdfx: bool = False,
 ) -> None:
     """A PDF of one face per page, each page the face's trim plus bleed with its ``/TrimBox``
-    and ``/BleedBox`` set: what a print shop takes, and what PNGs are rendered from."""
+    and ``/BleedBox`` set: what a print shop takes, and what PNGs are rendered from.
+    ``pdfx``: a PDF/X-1a:2001 file (CMYK, so ``cmyk`` must be set)."""
+    if pdfx and not cmyk:
+        raise ValueError("a PDF/X-1a file is drawn in CMYK")
     target = str(path) if isinstance(path, Path) else path
     canvas = Canvas(target, invariant=1, pageCompression=1, initialFontName=font_name)
-    canvas.setTitle(title)
-    canvas.setCreator("gachapress")
+    if pdfx:
+        begin_pdfx_1a(canvas)
+    info.write(canvas)
     painter = FacePainter(canvas, cmyk=cmyk, fonts=fonts)
     for face in faces:
         shape = face.shape
@@ -252,6 +258,8 @@ def one_up(
         canvas.setTrimBox((b * MM, b * MM, width - b * MM, height - b * MM))
         painter.place(face, b, b, (b, b, b, b))
         canvas.showPage()
+    if pdfx:
+        end_pdfx_1a(canvas)
     canvas.save()
 
 
@@ -292,7 +300,8 @@ def _default_colours(cmyk: bool) -> Iterator[None]:
 
 
 def _cmyk_drawing(drawing: Drawing) -> Drawing:
-    """A copy of an art drawing with every fill and stroke colour in CMYK."""
+    """A copy of an art drawing with every fill and stroke colour in CMYK, and without the
+    opacities of 1 that SVG readers set (PDF 1.4's alpha, which print files leave out)."""
     converted = copy.deepcopy(drawing)
 
     def walk(node) -> None:
@@ -300,6 +309,9 @@ def _cmyk_drawing(drawing: Drawing) -> Drawing:
             value = getattr(node, attribute, None)
             if isinstance(value, Color):
                 setattr(node, attribute, to_cmyk(value))
+        for attribute in ("fillOpacity", "strokeOpacity"):
+            if getattr(node, attribute, None) == 1:
+                setattr(node, attribute, None)
         if isinstance(node, Group | Drawing):
             for child in node.contents:
                 walk(child)
@@ -313,25 +325,41 @@ def _safe(key: str) -> str:
 
 
 def edge_to_edge(
-    faces: list[Face | None], columns: int, rows: int, path: Path | BinaryIO, *, font_name: str
+    faces: list[Face | None],
+    columns: int,
+    rows: int,
+    cell: tuple[int, int],
+    path: Path | BinaryIO,
+    *,
+    font_name: str,
 ) -> None:
     """One page of faces at trim size (no bleed), edge to edge, row by row (None leaves a cell
-    empty): a sheet that a program cuts into equal cells, as Tabletop Simulator does."""
+    empty): a sheet that a program cuts into equal cells, as Tabletop Simulator does. Each cell
+    is ``cell`` points (whole pixels when rendered at 72 dpi), each face stretched to fill it
+    exactly (by less than a pixel each way), so no cell shows a sliver of its neighbour."""
     shape = next(face for face in faces if face is not None).shape
     target = str(path) if isinstance(path, Path) else path
+    width, height = cell
     canvas = Canvas(
         target,
-        pagesize=(columns * shape.width * MM, rows * shape.height * MM),
+        pagesize=(columns * width, rows * height),
         invariant=1,
         pageCompression=1,
         initialFontName=font_name,
     )
     canvas.setCreator("gachapress")
     painter = FacePainter(canvas)
+    page_height = rows * height
     for index, face in enumerate(faces):
         if face is None:
             continue
         row, column = divmod(index, columns)
-        painter.place(face, column * shape.width, row * shape.height, (0, 0, 0, 0))
+        canvas.saveState()
+        canvas.translate(column * width, page_height - (row + 1) * height)
+        canvas.scale(width / (shape.width * MM), height / (shape.height * MM))
+        # ``place`` measures from the page's top: lift the trim's bottom onto the cell's
+        canvas.translate(0, shape.height * MM - page_height)
+        painter.place(face, 0, 0, (0, 0, 0, 0))
+        canvas.restoreState()
     canvas.showPage()
     canvas.save()
