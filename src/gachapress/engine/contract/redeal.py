@@ -224,8 +224,9 @@ def check_window(
         return 0
     if view(b, player, 0) != view(a, player, 0):
         raise Breach(
-            f"dealing again the cards player {player} has not seen (State.redeal) changes what "
-            f"player {player} sees",
+            f"what player {player} sees changes when the cards they have not seen are dealt "
+            "again (State.redeal): it tells them something of those cards, or redeal moves "
+            "cards they can see",
             t0,
         )
     window = Window(player, unseen, [a], played.actions[t0:t1], [])
@@ -263,7 +264,7 @@ def check_window(
         f"player {player} can tell where cards they have not seen lie: with those cards dealt "
         f"again at step {t0}, no way of playing the re-dealt game that looks the same to "
         f"player {player} up to here looks the same after player "
-        f"{window.states[deepest].current_player} plays {window.actions[deepest]}",
+        f'{window.states[deepest].current_player}\'s move "{window.actions[deepest]}"',
         t0 + deepest,
     )
 

@@ -146,13 +146,7 @@ def _run_configuration(
     try:
         for seed in range(games):
             progress.seed, progress.step = seed, None
-            setup = Setup(players, mode, seed, options)
-            state = setup.start(game)
-            failure = _missing(game.id, type(state))
-            if failure is not None:
-                return failure
-            progress.step = 0
-            play_checked(game, state, check_every, progress, files)
+            play_checked(game, Setup(players, mode, seed, options), check_every, progress, files)
         if windows and games:
             progress.seed, progress.step = 0, None
             redeal_test(game, Setup(players, mode, 0, options), windows, attempts)
@@ -186,13 +180,19 @@ def said(error: BaseException) -> str:
 
 
 def play_checked(
-    game: Game, state: State, check_every: int, progress: Progress, files: list[Path]
+    game: Game, setup: Setup, check_every: int, progress: Progress, files: list[Path]
 ) -> None:
-    """Play ``state`` to its end with random moves, checking it as it goes (``progress.step``
-    counts the actions), then check the finished game and replay its log."""
-    seeds = (f"contract/{state.seed}/played", f"contract/{state.seed}/replayed")
+    """Play a game to its end with random moves, checking it as it goes (``progress.step``
+    counts the actions), then check the finished game and replay its log (with Python's global
+    generator seeded otherwise than for the game)."""
+    seeds = (f"contract/{setup.seed}/played", f"contract/{setup.seed}/replayed")
     random.seed(seeds[0])
-    chooser = random.Random(state.seed)
+    state = setup.start(game)
+    missing = _missing(game.id, type(state))
+    if missing is not None:  # a state made by a factory function
+        raise Breach(missing.message)
+    progress.step = 0
+    chooser = random.Random(setup.seed)
     limit = state.max_actions_per_player * state.players
     earlier: list[Action] = []
     step = logged = 0

@@ -42,9 +42,12 @@ def contract_failure(data: GameData, cache_dir: Path | None = None) -> Failure |
 
 
 def verdict_key(data: GameData, game: Game) -> str:
-    """A hash of what the verdict depends on: the data the engine plays, the engine's own
-    source files and the engine core's (the contract's included), and gachapress's version."""
-    digest = hashlib.sha256(f"{FORMAT}/{data.id}/{_version()}\0".encode())
+    """A hash of what the verdict depends on: the data the engine plays, the engine's state
+    (by name) and own source files, the engine core's (the contract's included), and
+    gachapress's version."""
+    state = game.engine.state
+    named = f"{state.__module__}.{state.__qualname__}"
+    digest = hashlib.sha256(f"{FORMAT}/{data.id}/{_version()}/{named}\0".encode())
     digest.update(play_data(data).encode())
     for file in sorted({*CORE.rglob("*.py"), *engine_files(game)}):
         digest.update(f"\0{file}\0".encode() + file.read_bytes())
