@@ -12,15 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 import gachapress.data.load
+import gachapress.serve.app
+from gachapress.assembly.builder import BuildOptions
 from gachapress.cli.app import app
 from gachapress.data.load import GameData, load_rules
 from gachapress.engine import Action, Game, State, load_game
 from gachapress.engine.contract import contract_failure, run_contract
 from gachapress.engine.contract import verdict as verdict_module
 from gachapress.engine.core import permute_hidden
+from gachapress.serve.app import Preview, create_app
 from gachapress.spec import EngineSpec, GameSpec
 from tests.conftest import GAME_IDS
 
@@ -276,21 +280,48 @@ def test_a_pass_is_kept_until_the_played_data_changes(
         contract_failure(data, tmp_path)
 
 
-def test_sim_refuses_an_engine_that_fails_the_contract(
-    project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def peeking(project: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The project's game played by the Peeking engine; the sentence the contract says of it."""
     data_spec = gachapress.data.load.data_spec
 
-    def peeking(*args: Any) -> GameSpec:
+    def with_peeking(*args: Any) -> GameSpec:
         return dataclasses.replace(data_spec(*args), engine=EngineSpec(Peeking))
 
-    monkeypatch.setattr(gachapress.data.load, "data_spec", peeking)
+    monkeypatch.setattr(gachapress.data.load, "data_spec", with_peeking)
+    shown = Game(with_engine(project, Tiny)).new_game(2, seed=0).hands[1][0]
+    return (
+        f"tiny, standard 2 players, seed 0, step 0: player 0's observation shows {shown}, a "
+        "card hidden from them."
+    )
+
+
+def test_sim_refuses_an_engine_that_fails_the_contract(project: Path, peeking: str) -> None:
     result = CliRunner().invoke(
         app, ["sim", GAME_ID, "--players", "2", "--games", "5", "--root", str(project)]
     )
     assert result.exit_code == 1 and "Traceback" not in result.output
-    shown = Game(with_engine(project, Tiny)).new_game(2, seed=0).hands[1][0]
-    assert (
-        f"tiny, standard 2 players, seed 0, step 0: player 0's observation shows {shown}, a "
-        "card hidden from them." in " ".join(result.output.split())
+    assert peeking in " ".join(result.output.split())
+
+
+def test_the_play_page_refuses_an_engine_that_fails_the_contract(
+    project: Path, peeking: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gachapress.serve.app, "has_engine", lambda game_id: True)
+    preview = Preview(BuildOptions(root=project, out=tmp_path / "out"), [GAME_ID])
+    client = TestClient(create_app(preview))
+    page = client.get(f"/_serve/play/{GAME_ID}")
+    assert page.status_code == 500 and peeking in page.text
+    setup = {"mode": "standard", "seats": ["human", "random"], "seed": 0}
+    started = client.post(f"/_serve/play/{GAME_ID}/new", json=setup)
+    assert started.status_code == 400 and peeking in started.json()["error"]
+
+
+def test_sweep_refuses_an_engine_that_fails_the_contract(project: Path, peeking: str) -> None:
+    sweep = project / "peek.yaml"
+    sweep.write_text(f"game: {GAME_ID}\nplayers: [2]\ngames: 10\nvariants:\n  - name: as-written\n")
+    result = CliRunner().invoke(
+        app, ["sweep", str(sweep), "--workers", "1", "--root", str(project)]
     )
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert peeking in " ".join(result.output.split())
