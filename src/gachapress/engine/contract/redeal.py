@@ -131,15 +131,19 @@ def replayed(game: Game, setup: Setup, actions: list[Action]) -> State:
 def leaves(value: Any, into: list[Any] | None = None) -> list[Any]:
     """The numbers and strings of a snapshot, in order."""
     found: list[Any] = [] if into is None else into
-    if isinstance(value, tuple | list):
-        for item in value:
-            if isinstance(item, tuple | list):
-                leaves(item, found)
-            else:
-                found.append(item)
-    else:
+    if not isinstance(value, _NESTED):
         found.append(value)
+        return found
+    append = found.append
+    for item in value:
+        if isinstance(item, _NESTED):
+            leaves(item, found)
+        else:
+            append(item)
     return found
+
+
+_NESTED = (tuple, list)
 
 
 def likeness(state: State, target: list[Any]) -> int:
