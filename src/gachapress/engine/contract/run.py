@@ -143,11 +143,11 @@ def _run_configuration(
     attempts: int,
 ) -> Failure | None:
     mode, players, options = configuration
-    progress = Progress()
+    progress = _Progress()
     try:
         for seed in range(games):
             progress.seed, progress.step = seed, None
-            play_checked(game, Setup(players, mode, seed, options), check_every, progress, files)
+            _play_checked(game, Setup(players, mode, seed, options), check_every, progress, files)
         if windows and games and not options:  # an option varies rules more than secrets
             progress.seed, progress.step = 0, None
             redeal_test(game, Setup(players, mode, 0, options), windows, attempts)
@@ -168,7 +168,7 @@ def _run_configuration(
 
 
 @dataclass
-class Progress:
+class _Progress:
     """Where a configuration's play is, for the sentence of what goes wrong there."""
 
     seed: int | None = None
@@ -180,8 +180,8 @@ def said(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
-def play_checked(
-    game: Game, setup: Setup, check_every: int, progress: Progress, files: list[Path]
+def _play_checked(
+    game: Game, setup: Setup, check_every: int, progress: _Progress, files: list[Path]
 ) -> None:
     """Play a game to its end with random moves, checking it as it goes (``progress.step``
     counts the actions), then check the finished game and replay its log (with Python's global
@@ -197,7 +197,7 @@ def play_checked(
     limit = state.max_actions_per_player * state.players
     earlier: list[Action] = []
     step = logged = 0
-    check_invariants(state, files)
+    _check_invariants(state, files)
     while not state.is_terminal():
         check_offer(state)
         legal = state.legal_actions()
@@ -229,14 +229,14 @@ def _check_now(
     """The checks of ``CHECK_EVERY``: observations (and the log from entry ``logged`` on),
     invariants, an illegal action and one legal earlier but not now refused."""
     check_observations(state, logged)
-    check_invariants(state, files)
+    _check_invariants(state, files)
     check_refusal(state, GARBAGE)
     stale = [action for action in earlier[-20:] if action not in legal]
     if stale:
         check_refusal(state, stale[chooser.randrange(len(stale))])
 
 
-def check_invariants(state: State, files: list[Path]) -> None:
+def _check_invariants(state: State, files: list[Path]) -> None:
     """The game's own invariants hold (``state.check_invariants``)."""
     try:
         state.check_invariants()
