@@ -3,11 +3,9 @@ subsets made once per process."""
 
 from __future__ import annotations
 
-import importlib
 import io
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -261,25 +259,26 @@ def test_check_plays_a_game_again_only_when_its_play_data_changed(
 ) -> None:
     """A preview's rebuild after a text edit does not replay the check's random games; a
     changed number does."""
-    module = importlib.import_module("gachapress.checks.playtest")  # not the function it exports
-    from gachapress.data.load import GameData, load_rules
-    from gachapress.errors import Problem
+    from gachapress.checks.playtest import playtest
+    from gachapress.data.load import load_rules
+    from gachapress.engine.contract import Failure, verdict
+    from gachapress.engine.core import Game
     from tests.conftest import RULES
 
     shutil.copytree(RULES / "rps-fire", tmp_path / "rules" / "rps-fire")
     rules, played = tmp_path / "rules", []
-    real = module._played
+    real = verdict.run_contract
 
-    def counted(game: GameData) -> Iterator[Problem]:
+    def counted(game: Game) -> Failure | None:
         played.append(game.id)
         return real(game)
 
-    monkeypatch.setattr(module, "_played", counted)
-    monkeypatch.setattr(module, "_PASSED", set())
-    assert list(module.playtest(load_rules("rps-fire", rules))) == []
+    monkeypatch.setattr(verdict, "run_contract", counted)
+    monkeypatch.setattr(verdict, "_PASSED", set())
+    assert list(playtest(load_rules("rps-fire", rules))) == []
     edits = (("Beats any Scissors.", "Beats every Scissors."), ("5: {hand: 6}", "5: {hand: 5}"))
     for old, new in edits:
         file = next(f for f in (rules / "rps-fire").glob("*.yaml") if old in f.read_text("utf-8"))
         file.write_text(file.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
-        assert list(module.playtest(load_rules("rps-fire", rules))) == []
+        assert list(playtest(load_rules("rps-fire", rules))) == []
     assert played == ["rps-fire", "rps-fire"]  # the first load, and the changed hand size

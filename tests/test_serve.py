@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,8 +12,9 @@ from reportlab.pdfgen.canvas import Canvas
 from starlette.testclient import TestClient
 
 from gachapress.assembly.builder import BuildOptions, load_game_data
+from gachapress.checks.playtest import playtest
 from gachapress.data.load import load_rules
-from gachapress.errors import Problem
+from gachapress.engine.contract import verdict
 from gachapress.serve.app import Preview, create_app
 from gachapress.serve.gallery import game_gallery
 from gachapress.serve.rebuild import Rebuilt, prepare, touched_games
@@ -182,8 +181,17 @@ def test_serve_help_explains_it() -> None:
     result = run_cli("serve", "--help")
     assert result.code == 0
     text = " ".join(result.out.split())
-    for words in ("--port", "--host", "127.0.0.1", "--root", "gallery", "file:line:col", "Ctrl-C",
-                  "--allow-host", "0.0.0.0"):
+    for words in (
+        "--port",
+        "--host",
+        "127.0.0.1",
+        "--root",
+        "gallery",
+        "file:line:col",
+        "Ctrl-C",
+        "--allow-host",
+        "0.0.0.0",
+    ):
         assert words in text, words
 
 
@@ -229,14 +237,13 @@ def test_the_first_save_finds_the_checks_random_games_played(
 ) -> None:
     """After a start whose build had nothing to do, ``prepare`` has played the check's random
     games of each previewed game, so the first save's rebuild does not."""
-    module = importlib.import_module("gachapress.checks.playtest")  # not the function it exports
     shutil.copytree(RULES / "rps-fire", tmp_path / "rules" / "rps-fire")
     shutil.copytree(ROOT / "templates", tmp_path / "templates")
-    monkeypatch.setattr(module, "_PASSED", set())
+    monkeypatch.setattr(verdict, "_PASSED", set())
     prepare(BuildOptions(root=tmp_path, out=tmp_path / "out"), ["rps-fire"])
 
-    def replayed(game: object) -> Iterator[Problem]:
+    def replayed(game: object) -> None:
         raise AssertionError("played again")
 
-    monkeypatch.setattr(module, "_played", replayed)
-    assert list(module.playtest(load_game_data("rps-fire", tmp_path / "rules"))) == []
+    monkeypatch.setattr(verdict, "run_contract", replayed)
+    assert list(playtest(load_game_data("rps-fire", tmp_path / "rules"))) == []

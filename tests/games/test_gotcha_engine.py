@@ -16,18 +16,13 @@ from typing import Any
 import pytest
 
 from gachapress.engine import Action, IllegalAction, load_game
+from gachapress.engine.contract.checks import check_observations, observation_strings
 from gachapress.engine.play import play_game
 from gachapress.games.gotcha import rules
 from gachapress.games.gotcha.bots import GreedyBot
 from gachapress.games.gotcha.engine import GotchaState
 from gachapress.games.gotcha.model import NoticeCard
-from tests.harness import (
-    Tally,
-    check_observations,
-    games_per_count,
-    observation_strings,
-    simulate,
-)
+from tests.harness import Tally, games_per_count, simulate
 
 GAME = load_game("gotcha")
 CARDS = GAME.model.cards()

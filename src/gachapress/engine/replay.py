@@ -9,7 +9,12 @@ from gachapress.errors import GachapressError
 
 
 class ReplayError(GachapressError):
-    """A log that does not replay: it names the first entry that differs."""
+    """A log that does not replay: it names the first entry that differs (``entry``, its index
+    in the log; None when the log does not start a game)."""
+
+    def __init__(self, message: str, entry: int | None = None) -> None:
+        super().__init__(message)
+        self.entry = entry
 
 
 def replay(game: Game, log: list[dict[str, Any]]) -> State:
@@ -27,20 +32,25 @@ def replay(game: Game, log: list[dict[str, Any]]) -> State:
         if index < len(state.log):
             if state.log[index] != entry:
                 raise ReplayError(
-                    f"entry {index}: expected {entry}, the engine did {state.log[index]}"
+                    f"entry {index}: expected {entry}, the engine did {state.log[index]}", index
                 )
             continue
         if "action" not in entry:
-            raise ReplayError(f"entry {index}: the log has {entry}, the engine waits for an action")
+            raise ReplayError(
+                f"entry {index}: the log has {entry}, the engine waits for an action", index
+            )
         if entry.get("player") != state.current_player:
             raise ReplayError(
                 f"entry {index}: seat {entry.get('player')} acts, but seat "
-                f"{state.current_player} is to play"
+                f"{state.current_player} is to play",
+                index,
             )
         try:
             state.apply(Action.parse(entry["action"]))
         except IllegalAction as exc:
-            raise ReplayError(f"entry {index}: {exc}") from None
+            raise ReplayError(f"entry {index}: {exc}", index) from None
     if len(state.log) != len(log):
-        raise ReplayError(f"entry {len(log)}: the engine went on with {state.log[len(log)]}")
+        raise ReplayError(
+            f"entry {len(log)}: the engine went on with {state.log[len(log)]}", len(log)
+        )
     return state

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from gachapress.engine.contract import contract_failure
 from gachapress.engine.core import Game, IllegalAction, load_game
 from gachapress.errors import GachapressError
 from gachapress.publish import templating
@@ -60,8 +61,18 @@ def play_routes(
     every new game (so a designer's last save is what is played)."""
 
     def fresh(request: Request) -> Game | None:
-        game = request.path_params["game"]
-        return load_game(game, rules_dir) if game in games else None
+        """The game of the request as saved last (None when the preview has no such game);
+        PlayError when its engine fails the engine contract."""
+        game_id = request.path_params["game"]
+        if game_id not in games:
+            return None
+        game = load_game(game_id, rules_dir)
+        failure = contract_failure(game.data)
+        if failure is not None:
+            raise PlayError(
+                f"this game's engine fails the engine contract, so it is not played: {failure}"
+            )
+        return game
 
     def of_session(handler: SessionHandler) -> Callable[[Request], Awaitable[Response]]:
         """A route of one game in play (``key`` in the path): 404 saying why when there is
@@ -80,6 +91,8 @@ def play_routes(
     async def play_page(request: Request) -> Response:
         try:
             game = fresh(request)
+        except PlayError as exc:
+            return Response(str(exc), status_code=500)
         except GachapressError as exc:
             return Response(f"this game does not load: {exc}", status_code=500)
         if game is None:
