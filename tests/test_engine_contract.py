@@ -307,7 +307,7 @@ def test_sim_refuses_an_engine_that_fails_the_contract(project: Path, peeking: s
 def test_the_play_page_refuses_an_engine_that_fails_the_contract(
     project: Path, peeking: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(gachapress.serve.app, "has_engine", lambda game_id: True)
+    monkeypatch.setattr(gachapress.serve.app, "has_engine", lambda game_id, folder: True)
     preview = Preview(BuildOptions(root=project, out=tmp_path / "out"), [GAME_ID])
     client = TestClient(create_app(preview))
     page = client.get(f"/_serve/play/{GAME_ID}")
