@@ -360,3 +360,14 @@ def test_log_entries_read_in_players_words() -> None:
     assert said("gotcha", {"player": 2, "action": "place ?"}) == (
         "Player 3: Place a card face down"
     )
+
+
+def test_the_cards_on_the_table_are_drawn_in_the_pages_language() -> None:
+    """The Play page is English: GOTCHA!'s cards/ hold its Japanese faces, so its table shows
+    the English ones of cards/en/, unless `serve --lang en` printed cards/ in English."""
+    session = Session(load_game("gotcha"), "standard", 1, [HUMAN, HUMAN, HUMAN])
+    seat = session.state.current_player
+    assert seat is not None
+    default, english = draw(session, seat), draw(session, seat, "en")
+    assert set(re.findall(r'src="/gotcha/(cards(?:/en)?)/', default)) == {"cards/en"}
+    assert set(re.findall(r'src="/gotcha/(cards(?:/en)?)/', english)) == {"cards"}

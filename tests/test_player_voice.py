@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from gachapress.data.load import load_rules
 from tests.conftest import GAME_IDS
@@ -25,6 +26,7 @@ ENGINE_WORDS = {
     "'Player1' unspaced": re.compile(r"\bPlayer\d"),
     "'Lane1' unspaced": re.compile(r"\bLane\d"),
 }
+KANA_OR_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 #: An action as the engine spells it: a verb and a card id (``play red-800``).
 RAW_ACTION = re.compile(r"\b(?:play|buy|give|place|reveal|trade|pay) [a-z0-9]+(?:-[a-z0-9]+)+\b")
 
@@ -89,3 +91,39 @@ def test_cards_speak_to_players(built: Path, game_id: str) -> None:
     assert faces
     text = " | ".join(visible_text(face.read_text(encoding="utf-8")) for face in faces)
     assert engine_talk(game_id, text) == []
+
+
+def squashed(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_book_pictures_its_cards_drawn_in_its_language(built: Path, game_id: str) -> None:
+    """Each card a book pictures (HTML) is the face printed with the card's name in the book's
+    language; the PDF books name a card in another language only where their own faces and
+    text do (GOTCHA!'s Japanese cards carry an English line); no English book shows a
+    Japanese face."""
+    model = load_rules(game_id).model
+    for lang in model.languages:
+        page = (built / game_id / f"rulebook.{lang}.html").read_text(encoding="utf-8")
+        sources = set(re.findall(r'<img src="(cards/[^"]+\.svg)"', page))
+        assert sources, lang
+        drawn = ""
+        for src in sorted(sources):
+            face = visible_text((built / game_id / src).read_text(encoding="utf-8"))
+            drawn += f" {face}"
+            card = model.cards().get(Path(src).stem)
+            if card is not None:
+                assert squashed(card.name[lang]) in squashed(face), (lang, src)
+            if lang == "en":
+                assert not KANA_OR_KANJI.search(face), src
+        own = squashed(drawn + visible_text(page))
+        foreign = {
+            squashed(card.name[other])
+            for card in model.cards().values()
+            for other in model.languages
+            if other != lang
+        }
+        book = PdfReader(built / game_id / f"rulebook.{lang}.pdf")
+        pdf = squashed("".join(pdf_page.extract_text() for pdf_page in book.pages))
+        assert {name for name in foreign if name in pdf and name not in own} == set(), lang

@@ -131,6 +131,7 @@ class BookBuilder:
         verdicts: list[Verdict],
         stats: dict[str, Any] | None,
         downloads: Sequence[m.FileRef] = (),
+        faces_dir: str = names.CARDS_DIR,
     ) -> None:
         self.game = game
         self.model = game.model
@@ -139,6 +140,7 @@ class BookBuilder:
         self.verdicts = verdicts
         self.stats = stats or None
         self.downloads = tuple(downloads)
+        self.faces_dir = faces_dir
         self.data = model_data(game.model)
         self.cards = game.model.cards()
         self.card_decks = game.model.card_decks()
@@ -189,6 +191,7 @@ class BookBuilder:
             card.count if count and card.count > 1 else None,
             deck.form == "token",
             size,
+            self.faces_dir,
         )
 
     def players_text(self, counts: Sequence[int]) -> str:
@@ -447,6 +450,7 @@ class BookBuilder:
                         self.ui("card_back"),
                         token=deck.form == "token",
                         size="m",
+                        folder=self.faces_dir,
                     ),
                     tables=tuple(tables.decks.get(deck_id, [])),
                 )
@@ -1076,11 +1080,16 @@ def build_books(
     strings: StringTable,
     stats: dict[str, Any] | None = None,
     downloads: Sequence[m.FileRef] = (),
+    card_lang: str | None = None,
 ) -> dict[str, m.Book]:
-    """Every language's book of ``game``, by language; RulesError if an example fails, a
-    placeholder names nothing, or a UI string is missing."""
+    """Every language's book of ``game``, by language, each picturing the faces drawn in its
+    language (``card_lang``: the language of ``cards/``, by default the game's first);
+    RulesError if an example fails, a placeholder names nothing, or a UI string is missing."""
     verdicts = verify_examples(game)
+    printed = game.model.card_language(card_lang)
     return {
-        lang: BookBuilder(game, lang, strings, verdicts, stats, downloads).book()
+        lang: BookBuilder(
+            game, lang, strings, verdicts, stats, downloads, names.cards_dir(lang, printed)
+        ).book()
         for lang in game.model.languages
     }

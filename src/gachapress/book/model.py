@@ -66,7 +66,8 @@ class Icon:
 
 @dataclass(frozen=True)
 class CardPicture:
-    """A card's face (the built ``cards/<card_id>.svg``), its alt text and caption."""
+    """A card's face (the built ``<folder>/<card_id>.svg``, drawn in the page's language), its
+    alt text and caption."""
 
     t: ClassVar[str] = "card"
     card_id: str
@@ -75,10 +76,11 @@ class CardPicture:
     count: int | None = None
     token: bool = False
     size: str = "s"
+    folder: str = CARDS_DIR
 
     @property
     def src(self) -> str:
-        return f"{CARDS_DIR}/{self.card_id}.svg"
+        return f"{self.folder}/{self.card_id}.svg"
 
 
 @dataclass(frozen=True)

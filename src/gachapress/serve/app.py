@@ -280,7 +280,9 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
         Route("/_serve/gallery/{game}", gallery),
         Route("/_serve/sheets/{game}", sheet_list),
         Route("/_serve/sheets/{game}/{paper}/{page:int}.png", sheet_picture),
-        *play_routes(preview.options.root / "rules", playable, page, preview.tables),
+        *play_routes(
+            preview.options.root / "rules", playable, page, preview.tables, preview.options.lang
+        ),
         Route("/{path:path}", out_file),
     ]
     return Starlette(

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from gachapress.engine.core import HIDDEN, Action, Game
+from gachapress.serve.gallery import page_language
 from gachapress.serve.play.session import HUMAN, Session
 
 #: ``deck-2``, ``lane-3``, ``seat-1``: a thing named by a number.
@@ -65,9 +66,8 @@ def card_names(game: Game) -> dict[str, str]:
 
 
 def language(game: Game) -> str:
-    """The Play page's language: English where the game has it."""
-    languages = game.model.languages
-    return "en" if "en" in languages else languages[0]
+    """The Play page's language: the preview's pages'."""
+    return page_language(game.model.languages)
 
 
 def card_fields(card: Any) -> dict[str, Any]:
