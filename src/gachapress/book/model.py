@@ -85,16 +85,17 @@ class CardPicture:
 
 @dataclass(frozen=True)
 class CardRow:
-    """Cards side by side; ``indexed`` numbers them (#0, #1...) as the example's list is."""
+    """Cards side by side; ``places``, when given, says each card's place in the list ("1st",
+    "2nd"...)."""
 
     t: ClassVar[str] = "cards"
     cards: tuple[CardPicture, ...]
-    indexed: bool = False
+    places: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class ValueRow:
-    index: int
+    place: str  # the row's place in the list: "1st", "2nd"...
     nodes: tuple[Inline, ...]
 
 
@@ -429,6 +430,7 @@ class ComponentsSection(Section):
     kind: ClassVar[str] = "components"
     items: tuple[ComponentItem, ...]
     decks: tuple[Deck, ...]
+    count_first: bool = True  # "12 Gacha cards"; False: the count after, 「ガチャカード12枚」
 
     @property
     def toc_children(self) -> tuple[TocEntry, ...]:
