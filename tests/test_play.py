@@ -360,3 +360,70 @@ def test_log_entries_read_in_players_words() -> None:
     assert said("gotcha", {"player": 2, "action": "place ?"}) == (
         "Player 3: Place a card face down"
     )
+
+
+def test_the_cards_on_the_table_are_drawn_in_the_pages_language() -> None:
+    """The Play page is English: GOTCHA!'s cards/ hold its Japanese faces, so its table shows
+    the English ones of cards/en/, unless `serve --lang en` printed cards/ in English."""
+    session = Session(load_game("gotcha"), "standard", 1, [HUMAN, HUMAN, HUMAN])
+    seat = session.state.current_player
+    assert seat is not None
+    default, english = draw(session, seat), draw(session, seat, "en")
+    assert set(re.findall(r'src="/gotcha/(cards(?:/en)?)/', default)) == {"cards/en"}
+    assert set(re.findall(r'src="/gotcha/(cards(?:/en)?)/', english)) == {"cards"}
+
+
+def said(game_id: str, items: list[dict[str, Any]]) -> str:
+    """Items as a reader reads them, a card by its name in brackets."""
+
+    def text(item: dict[str, Any]) -> str:
+        if "group" in item:
+            return "".join(map(text, item["group"]))
+        return f"[{item['name']}]" if "card" in item else str(item.get("text", ""))
+
+    return "".join(map(text, items))
+
+
+def test_log_events_and_records_read_in_words_not_keys() -> None:
+    from gachapress.serve.play.present import Presenter
+
+    cards = Presenter(load_game("gotchacards"))
+    new_round = {"event": "round", "round": 1, "player1": 1}
+    new_round_said = "A new round: round 1; plays first Player 2"
+    assert said("gotchacards", cards.entry(new_round)) == new_round_said
+    over = {"event": "round-end", "round": 2, "winner": 0, "how": "overtime", "points": [3, 3]}
+    assert said("gotchacards", cards.entry(over)) == (
+        "Round over: round 2; winner Player 1; decided in overtime; points Player 1: 3, Player 2: 3"
+    )
+    gasha = Presenter(load_game("gasha"))
+    rebuilt = {"event": "rebuild", "steps": [{"cut": 0, "to": 3}, {"deal": [1, 2]}], "formed": True}
+    assert said("gasha", gasha.entry(rebuilt)) == (
+        "Gasha decks rebuilt: Gasha deck 1 split onto Gasha deck 4; "
+        "the discard pile dealt onto Gasha deck 2, Gasha deck 3"
+    )
+    short = {"event": "rebuild", "steps": [{"deal": [0]}], "formed": False}
+    assert said("gasha", gasha.entry(short)) == (
+        "Gasha decks rebuilt: the discard pile dealt onto Gasha deck 1; "
+        "too few cards to refill every deck"
+    )
+    tickets = [
+        {"pair": ["reward-2ro-su-w", "reward-2mg-ki-w"], "tokens": ["bonus-three-points"]},
+        {"pair": ["reward-mg-su-w"], "tokens": []},
+    ]
+    shown = said("gasha", gasha.value("tickets", tickets))
+    assert re.fullmatch(r"\[[^]]+\]\[[^]]+\] with \[3 points!\]; \[[^]]+\] with none", shown), shown
+    ticket = {"event": "ticket", "seat": 0, "pair": tickets[0]["pair"], "tokens": [],
+              "extra_gasha": False}  # fmt: skip
+    assert "extra" not in said("gasha", gasha.entry(ticket))
+
+
+def test_a_competitive_game_over_says_whose_points_are_of_the_round() -> None:
+    """Competitive GotchaCards scores rounds won: a player's points are the round's, shown
+    as such beside the final score."""
+    session = Session(load_game("gotchacards"), "competitive", 2, [HUMAN, HUMAN])
+    rng = random.Random(2)
+    while session.state.current_player is not None:
+        session.act(str(rng.choice(session.state.legal_actions())))
+    html = draw(session, 0)
+    assert "<dt>Points this round</dt>" in html and "<dt>Points</dt>" not in html
+    assert "<dt>Final score</dt>" in html

@@ -291,3 +291,39 @@ def test_a_bad_log_file_shows_its_located_error(
         arg=list(running.preview.tables.games)[-1],
     )
     page.locator("#table .view").wait_for()
+
+
+def test_every_players_box_holds_its_cards_on_a_wide_screen(
+    running: Running, browser: Any
+) -> None:
+    """At 1280 px a Gasha player with five Set Rewards and their tickets keeps every card
+    inside their box (a ticket once read as one unbreakable line wider than the box)."""
+    running.preview.tables.games.clear()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        begin(page, running, "gasha", "standard", ["human", "random"])
+        page.locator("#table .view").wait_for()
+        session, rng = running.session(), random.Random(4)
+        while max(map(len, session.state.observation(0)["rewards"])) < 5:
+            assert session.state.current_player == 0, "the game ended before five rewards"
+            session.act(str(rng.choice(session.state.legal_actions())))
+        page.reload()
+        until(
+            page,
+            "(n) => document.querySelector('#table .view')?.dataset.moves === String(n)",
+            arg=len(session.moves),
+        )
+        spilled = page.evaluate(
+            """() => [...document.querySelectorAll('.player')].flatMap(box => {
+                const right = box.getBoundingClientRect().right;
+                return [...box.querySelectorAll('img')]
+                    .filter(img => img.getBoundingClientRect().right > right)
+                    .map(img => `${box.querySelector('h3').innerText}: ${img.alt}`);
+            })"""
+        )
+        assert page.locator(".player img").count() > 5
+        assert spilled == []
+    finally:
+        context.close()

@@ -479,3 +479,25 @@ def test_japanese_answers_count_in_japanese(game_id: str) -> None:
     assert answers
     english = [a for a in answers if re.search(r"\b(?:once|twice|times|points?|cards?)\b", a)]
     assert not english
+
+
+@pytest.mark.parametrize(("lang", "places"), [("en", "1st 2nd 3rd"), ("ja", "1番目 2番目 3番目")])
+def test_a_list_says_each_cards_place_from_the_first(lang: str, places: str) -> None:
+    text = example("gachapon-trick", book_first_id("gachapon-trick"), lang)
+    assert re.findall(r"\d+(?:st|nd|rd|th|番目)", text)[:3] == places.split()
+    assert "#" not in text
+
+
+def test_the_statistics_say_once_how_their_figures_were_made(tmp_path: Path) -> None:
+    """Once, in the statistics section, in words: who played how many games; the kinds of
+    players named as the charts name them."""
+    stats = book_statistics("gasha", RULES, tmp_path, games=4)
+    told = {
+        "en": ("How these figures were made", "the best immediate gain", "(“best gain” below)"),
+        "ja": ("この数値の出し方", "その場でいちばん得をする手を選ぶ", "（以下「その場の得」）"),
+    }
+    for lang, html in render_rulebooks(load_rules("gasha"), stats).items():
+        numbers = " ".join(visible_text(section(html, "numbers")).split())
+        made, kind, named = told[lang]
+        assert visible_text(html).count(made) == 1 and made in numbers, lang
+        assert kind in numbers and named in numbers, lang

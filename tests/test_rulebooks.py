@@ -139,12 +139,13 @@ def test_every_card_face_is_pictured_with_alt_text(
     pages: dict[str, dict[str, str]], game_id: str
 ) -> None:
     game = load_rules(game_id)
-    for html in pages[game_id].values():
+    for lang, html in pages[game_id].items():
         components = section(html, "components")
+        folder = "cards" if lang == game.model.languages[0] else f"cards/{lang}"  # its language's
         for card_id in game.model.cards():
-            assert f'src="cards/{card_id}.svg"' in components, card_id
+            assert f'src="{folder}/{card_id}.svg"' in components, card_id
         for deck_id, _ in game.model.deck_items():
-            assert f'src="cards/back-{deck_id}.svg"' in components
+            assert f'src="{folder}/back-{deck_id}.svg"' in components
         for img in re.findall(r"<img [^>]*>", html):
             assert re.search(r'alt="[^"]+"', img), img
 
@@ -214,6 +215,10 @@ def test_gasha_reward_list_names_every_reward(pages: dict[str, dict[str, str]]) 
         assert reward.name["en"] in components
 
 
+#: The simulated players as the English books name them.
+KINDS = {"random": "random", "greedy": "best gain"}
+
+
 def test_gasha_shows_its_token_choices_and_measured_endings(tmp_path: Path) -> None:
     game = load_rules("gasha")
     model: Any = game.model
@@ -225,7 +230,7 @@ def test_gasha_shows_its_token_choices_and_measured_endings(tmp_path: Path) -> N
     for (label, cells), (bot, trigger) in zip(
         rows, [(b, t) for b in stats["bots"] for t in model.end.triggers], strict=True
     ):
-        assert f"({bot} players)" in label
+        assert f"(“{KINDS[bot]}” players)" in label
         by_count = stats["modes"]["standard"]
         shown = re.findall(r"<span>(\d+)%</span>", cells)
         measured = [by_count[str(n)][bot]["end_conditions"].get(trigger, 0) for n in range(2, 7)]
@@ -391,7 +396,7 @@ def test_the_book_counts_the_games_that_reached_the_overtime_limit(tmp_path: Pat
         section(render_rulebooks(load_rules("gotchacards"), stats)["en"], "numbers")
     )
     assert numbers.count("overtime stopped at its limit") == 2  # one table for each mode
-    assert "3p, greedy 0 of 6" in numbers
+    assert "3p, best gain 0 of 6" in numbers
 
 
 def test_charts_escape_their_labels_and_show_their_numbers() -> None:

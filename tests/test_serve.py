@@ -163,16 +163,21 @@ def test_the_sheets_page_links_every_rulebook_pdf(preview: Preview) -> None:
 
 
 def test_the_gallery_shows_every_face_and_back_with_counts(preview: Preview) -> None:
+    """In the page's language: GOTCHA!'s English faces (its cards/ are Japanese), or with
+    `serve --lang ja` the Japanese ones."""
     game = load_rules("gotcha", RULES)
-    preview.galleries["gotcha"] = game_gallery(game)
-    html = TestClient(create_app(preview)).get("/_serve/gallery/gotcha").text
-    for deck_id, deck in game.model.deck_items():
-        assert f'<button type="button" data-deck="{deck_id}"' in html
-        assert f'<section class="deck" data-deck="{deck_id}">' in html
-        for card in deck.faces():
-            assert f'src="/gotcha/cards/{card.id}.svg?v=0"' in html
-            assert f"<code>{card.id}</code> × {card.count}</p>" in html
-        assert f"<code>back-{deck_id}</code> × {deck.size()}</p>" in html
+    for lang, folder in ((None, "cards/en"), ("ja", "cards")):
+        preview.galleries["gotcha"] = game_gallery(game, lang)
+        html = TestClient(create_app(preview)).get("/_serve/gallery/gotcha").text
+        for deck_id, deck in game.model.deck_items():
+            assert f'<button type="button" data-deck="{deck_id}"' in html
+            assert f'<section class="deck" data-deck="{deck_id}">' in html
+            for card in deck.faces():
+                assert f'src="/gotcha/{folder}/{card.id}.svg?v=0"' in html
+                assert f"<code>{card.id}</code> × {card.count}</p>" in html
+                assert f">{card.name[lang or 'en']}</p>" in html
+            assert f"<code>back-{deck_id}</code> × {deck.size()}</p>" in html
+            assert f'src="/gotcha/{folder}/back-{deck_id}.svg?v=0"' in html
 
 
 def test_serve_help_explains_it() -> None:

@@ -311,4 +311,4 @@ def test_rate_notice_faces_print_signed_amounts_that_their_text_explains() -> No
         assert "a plus raises it, a minus lowers it" in notice.text["en"]
     bonus = next(card for card in ITUNED if card.rate_bonus)
     lines = {item.text for item in faces[bonus.id].items if isinstance(item, TextLine)}
-    assert f"排出率 +{bonus.rate_bonus}%" in lines
+    assert f"獲得率 +{bonus.rate_bonus}%" in lines

@@ -14,7 +14,7 @@ import contextlib
 import multiprocessing
 import os
 import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from gachapress.book.model import Book, FileRef
     from gachapress.data.load import GameData
     from gachapress.publish.stats import BookProgress
+    from gachapress.render.faces import DeckFaces
     from gachapress.render.layout import Face
     from gachapress.render.metrics import Measure
 
@@ -354,17 +355,30 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
 
     presets = load_presets(options.templates.path(PRESETS))
     measure = Measure(cache_dir(options.build_dir))
-    decks = game_faces(game, options.templates, presets, measure, options.lang)
-    faces = [face for deck in decks for face, _ in deck.fronts] + [deck.back for deck in decks]
-    css = font_css(faces, measure.fonts)
+    card_lang = game.model.card_language(options.lang)
+    decks = game_faces(game, options.templates, presets, measure, card_lang)
+    # the faces in every language the game publishes: each rulebook pictures its own
+    faces = {
+        lang: deck_faces(
+            decks
+            if lang == card_lang
+            else game_faces(game, options.templates, presets, measure, lang)
+        )
+        for lang in game.model.languages
+    }
     code = code_version(game.id)
     plan: dict[str, tuple[str, Writer]] = {}
-    css_hash = hash_text(css)
-    for face in faces:
-        plan[f"{game.id}/{names.CARDS_DIR}/{face.key}.svg"] = (
-            hash_text(code, repr(face), css_hash, *art_digests(face)),
-            lambda path, face=face: path.write_text(face_svg(face, css), encoding="utf-8"),
-        )
+    for lang, drawn in faces.items():
+        css = font_css(drawn, measure.fonts)
+        css_hash = hash_text(css)
+        folder = names.cards_dir(lang, card_lang)
+        for face in drawn:
+            plan[f"{game.id}/{folder}/{face.key}.svg"] = (
+                hash_text(code, repr(face), css_hash, *art_digests(face)),
+                lambda path, face=face, css=css: path.write_text(
+                    face_svg(face, css), encoding="utf-8"
+                ),
+            )
     from gachapress.book.build import build_books
     from gachapress.book.words import StringTable
     from gachapress.publish.book_html import render_books
@@ -372,7 +386,7 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
 
     stats = book_statistics(game.id, options.root / "rules", options.build_dir / "stats", game=game)
     strings = StringTable.load(options.templates)
-    books = build_books(game, strings, stats, _book_files(game.id, options))
+    books = build_books(game, strings, stats, _book_files(game.id, options), card_lang)
     for lang, html in render_books(books, options.templates).items():
         plan[f"{game.id}/{names.rulebook_html(lang)}"] = (
             hash_text(html),
@@ -390,28 +404,33 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
     return plan
 
 
+def deck_faces(decks: Sequence[DeckFaces]) -> list[Face]:
+    """The decks' faces: every distinct front, then each deck's back."""
+    return [face for deck in decks for face, _ in deck.fronts] + [deck.back for deck in decks]
+
+
 def _book_pdfs(
     game_id: str,
     books: Mapping[str, Book],
-    faces: list[Face],
+    faces: Mapping[str, list[Face]],
     measure: Measure,
     options: BuildOptions,
 ) -> dict[str, tuple[str, Writer]]:
     """The rulebook PDFs: each language's book laid out once on each page size, and its A5
-    booklet imposed on each paper for a home printer, from that one A5 layout."""
+    booklet imposed on each paper for a home printer, from that one A5 layout; ``faces``: the
+    faces drawn in each language, which that language's book pictures."""
     from gachapress.publish.book_pdf import render_book_pdf
     from gachapress.publish.booklet import impose_booklet
 
-    by_key = {face.key: face for face in faces}
-    art = [digest for face in faces for digest in art_digests(face)]
-
     @cache
     def layout(lang: str, size: str) -> bytes:
+        by_key = {face.key: face for face in faces[lang]}
         return render_book_pdf(books[lang], measure.fonts, by_key, size)
 
     plan: dict[str, tuple[str, Writer]] = {}
     for lang, book in books.items():
-        digest = hash_text(code_version(game_id), repr(book), repr(faces), *art)
+        art = [digest for face in faces[lang] for digest in art_digests(face)]
+        digest = hash_text(code_version(game_id), repr(book), repr(faces[lang]), *art)
         for size in names.rulebook_sizes(options.papers):
             plan[f"{game_id}/{names.rulebook_pdf(lang, size)}"] = (
                 hash_text(digest, size),

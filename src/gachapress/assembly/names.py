@@ -7,6 +7,15 @@ from collections.abc import Sequence
 
 #: The folder of a game's card faces.
 CARDS_DIR = "cards"
+
+
+def cards_dir(lang: str, card_lang: str) -> str:
+    """The folder of a game's faces drawn in ``lang``: ``cards/`` for the card language (the
+    print-and-play language, ``build --lang``), ``cards/<lang>/`` for each other language the
+    rulebooks and the preview show."""
+    return CARDS_DIR if lang == card_lang else f"{CARDS_DIR}/{lang}"
+
+
 #: The folder the exports write into (``export/<target>/``).
 EXPORT_DIR = "export"
 

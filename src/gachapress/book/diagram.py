@@ -34,6 +34,7 @@ class DiagramPage(Protocol):
     game: GameData
     model: GameBase
     cards: Mapping[str, Card]
+    faces_dir: str  # the folder of the faces drawn in the page's language
 
     def t(self, value: DataText, card: Card | None = None) -> str: ...
 
@@ -334,4 +335,5 @@ class DiagramBuilder:
             "",
             token=deck.form == "token",
             size="xs",
+            folder=self.book.faces_dir,
         )

@@ -66,7 +66,8 @@ class Icon:
 
 @dataclass(frozen=True)
 class CardPicture:
-    """A card's face (the built ``cards/<card_id>.svg``), its alt text and caption."""
+    """A card's face (the built ``<folder>/<card_id>.svg``, drawn in the page's language), its
+    alt text and caption."""
 
     t: ClassVar[str] = "card"
     card_id: str
@@ -75,24 +76,26 @@ class CardPicture:
     count: int | None = None
     token: bool = False
     size: str = "s"
+    folder: str = CARDS_DIR
 
     @property
     def src(self) -> str:
-        return f"{CARDS_DIR}/{self.card_id}.svg"
+        return f"{self.folder}/{self.card_id}.svg"
 
 
 @dataclass(frozen=True)
 class CardRow:
-    """Cards side by side; ``indexed`` numbers them (#0, #1...) as the example's list is."""
+    """Cards side by side; ``places``, when given, says each card's place in the list ("1st",
+    "2nd"...)."""
 
     t: ClassVar[str] = "cards"
     cards: tuple[CardPicture, ...]
-    indexed: bool = False
+    places: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class ValueRow:
-    index: int
+    place: str  # the row's place in the list: "1st", "2nd"...
     nodes: tuple[Inline, ...]
 
 
@@ -427,6 +430,7 @@ class ComponentsSection(Section):
     kind: ClassVar[str] = "components"
     items: tuple[ComponentItem, ...]
     decks: tuple[Deck, ...]
+    count_first: bool = True  # "12 Gacha cards"; False: the count after, 「ガチャカード12枚」
 
     @property
     def toc_children(self) -> tuple[TocEntry, ...]:

@@ -25,6 +25,7 @@ from ast import literal_eval
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -550,11 +551,11 @@ class BookPdf:
             return f"<b>{self.run(node.caption or node.alt)}</b>"
         if isinstance(node, m.CardRow):
             return self.run(self.book.ui.get("list_sep", ", ")).join(
-                (f"#{i} " if node.indexed else "") + self.inline(c)
-                for i, c in enumerate(node.cards)
+                (f"{self.run(place)} " if place else "") + self.inline(c)
+                for place, c in zip_longest(node.places, node.cards, fillvalue="")
             )
         if isinstance(node, m.ValueRows):
-            return "<br/>".join(f"#{r.index} {self.markup(r.nodes)}" for r in node.rows)
+            return "<br/>".join(f"{self.run(r.place)} {self.markup(r.nodes)}" for r in node.rows)
         if isinstance(node, m.Pairs):
             return "<br/>".join(
                 f"{self.run(p.key)}{self.colon}{self.markup(p.nodes)}" for p in node.pairs
@@ -564,7 +565,7 @@ class BookPdf:
 
     def labelled_value(self, label: str, nodes: m.Inlines) -> str:
         """ "Label: value"; a value of one line per player starts on the next line, so that
-        "Out of the round: Player 1: no" does not read as one pair (rows of "#0 ..." say
+        "Out of the round: Player 1: no" does not read as one pair (rows of "1st ..." say
         what they are and stay on the label's line: a long book stays as long)."""
         rows = bool(nodes) and isinstance(nodes[0], m.Pairs)
         return f"{self.run(label)}{self.colon}{'<br/>' if rows else ''}{self.markup(nodes)}"
@@ -903,7 +904,12 @@ class BookPdf:
     def components(self, s: m.ComponentsSection, toc: set[str]) -> list[Flowable]:
         items = []
         for item in s.items:
-            line = (f"{self.run(item.count)} " if item.count else "") + self.run(item.name)
+            count = self.run(item.count) if item.count else ""
+            line = (
+                f"{count} {self.run(item.name)}".lstrip()
+                if s.count_first
+                else self.run(item.name) + count
+            )
             if item.note:
                 line += f" {self.run(item.note)}"  # the note brings its own brackets
             items.append(ListItem(Paragraph(line, self.styles["body"])))

@@ -3,7 +3,7 @@
 The charts are drawn in a 440-unit wide box, about the width of a phone's text column, so at
 phone width one unit is about one CSS pixel and the labels stay readable; on a wide screen the
 stylesheet caps their width. The numbers are written to the right of the bars, with room for
-about 30 characters. Every label is escaped: the charts are safe to inline in a page.
+about 26 characters. Every label is escaped: the charts are safe to inline in a page.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 from gachapress.book.model import Bar, Span
 
 WIDTH = 440
-LABEL_WIDTH = 74
+LABEL_WIDTH = 100
 BAR_LEFT = LABEL_WIDTH + 6
 BAR_WIDTH = 150
 VALUE_LEFT = BAR_LEFT + BAR_WIDTH + 8

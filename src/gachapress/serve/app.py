@@ -221,8 +221,14 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
             pdf = out / game / f"{game}-pnp-{paper}.pdf"
             if pdf.is_file():
                 count = await asyncio.to_thread(sheets.page_count, pdf)
-                papers.append({"id": paper, "pdf": pdf.name, "pages": count,
-                               "version": sheets.pdf_digest(pdf)})
+                papers.append(
+                    {
+                        "id": paper,
+                        "pdf": pdf.name,
+                        "pages": count,
+                        "version": sheets.pdf_digest(pdf),
+                    }
+                )
         books = []
         for size in names.rulebook_sizes(PAPERS):
             for pdf in sorted((out / game).glob(names.rulebook_pdf("*", size))):
@@ -284,7 +290,7 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
         Route("/_serve/gallery/{game}", gallery),
         Route("/_serve/sheets/{game}", sheet_list),
         Route("/_serve/sheets/{game}/{paper}/{page:int}.png", sheet_picture),
-        *play_routes(rules, playable, page, preview.tables),
+        *play_routes(rules, playable, page, preview.tables, preview.options.lang),
         Route("/{path:path}", out_file),
     ]
     return Starlette(

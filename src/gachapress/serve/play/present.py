@@ -16,10 +16,14 @@ from typing import Any
 import yaml
 
 from gachapress.engine.core import HIDDEN, Action, Game
+from gachapress.serve.gallery import page_language
 from gachapress.serve.play.session import HUMAN, Session
 
 #: ``deck-2``, ``lane-3``, ``seat-1``: a thing named by a number.
 NUMBERED = re.compile(r"^([a-z]+)-(\d+)$")
+#: A record's placeholder: ``{pair}``, or ``{to|deck}`` for places counted from 0 that are
+#: shown as the things ``deck-1``, ``deck-2``...
+FIELD = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
 #: The log entries the page shows, the latest (the downloaded log has them all).
 LATEST = 40
 Item = dict[str, Any]  # {"card": id, "name": ...}, {"text": ...} or {"group": [items]}
@@ -36,7 +40,7 @@ def layout(game_id: str) -> dict[str, Any]:
     """A game's layout: the shared entries, with the game's own added on top."""
     shared, own = layouts()["shared"], layouts().get(game_id, {})
     merged = {**shared, **own}
-    for key in ("actions", "events", "things"):
+    for key in ("actions", "events", "things", "keys", "values", "records"):
         merged[key] = {**shared.get(key, {}), **own.get(key, {})}
     return merged
 
@@ -65,9 +69,8 @@ def card_names(game: Game) -> dict[str, str]:
 
 
 def language(game: Game) -> str:
-    """The Play page's language: English where the game has it."""
-    languages = game.model.languages
-    return "en" if "en" in languages else languages[0]
+    """The Play page's language: the preview's pages'."""
+    return page_language(game.model.languages)
 
 
 def card_fields(card: Any) -> dict[str, Any]:
@@ -128,8 +131,42 @@ class Presenter:
                 items.append({"text": part})
         return items
 
+    def key(self, key: str) -> str:
+        """The words for a log event's or a record's key (``keys``; "" says the value alone)."""
+        return str(self.layout["keys"].get(key, key.replace("_", " ")))
+
+    def said(self, key: str, value: Any) -> str | None:
+        """The game's words for one value of ``key`` (``values``: "" leaves it unsaid), or
+        None where it gives none."""
+        if not isinstance(value, str | bool):
+            return None
+        words = self.layout["values"].get(key, {})
+        said = words.get(("yes" if value else "no") if isinstance(value, bool) else value)
+        return None if said is None else str(said)
+
+    def record(self, template: str, value: dict[str, Any]) -> list[Item]:
+        """A record in the words of its template (``records``)."""
+        parts = FIELD.split(template)  # text, then each field's name, filter and the text after
+        items: list[Item] = [{"text": parts[0]}] if parts[0] else []
+        for name, places, after in zip(parts[1::3], parts[2::3], parts[3::3], strict=True):
+            items.extend(self.field(name, value[name], places))
+            if after:
+                items.append({"text": after})
+        return items
+
+    def field(self, key: str, value: Any, places: str | None) -> list[Item]:
+        """A record's field; ``places``: the kind of thing its numbers count from 0."""
+        if not places:
+            return self.value(key, value)
+        counted = value if isinstance(value, list) else [value]
+        names = [str(self.thing(f"{places}-{place + 1}")["text"]) for place in counted]
+        return [{"text": ", ".join(names)}]
+
     def value(self, key: str, value: Any) -> list[Item]:
         """Any observation or event value: cards pictured, players named, the rest as text."""
+        said = self.said(key, value)
+        if said is not None:
+            return [{"text": said}]
         if value is None or value == []:
             return [{"text": "none"}]
         if isinstance(value, bool):
@@ -147,20 +184,27 @@ class Presenter:
             items: list[Item] = []
             piles = all(isinstance(part, dict) and set(part) == {"size", "top"} for part in value)
             plays = all(isinstance(part, list) and _played_by(part, self.cards) for part in value)
+            records = all(isinstance(part, dict) for part in value)
             for index, part in enumerate(value):
-                if index and not (isinstance(part, str) and part in self.cards):
+                if index and not records and not (isinstance(part, str) and part in self.cards):
                     items.append({"text": " " if piles or plays else ", "})
                 shown = self.value(key, part)
                 if piles:
                     shown = [{"text": f"{index + 1}: "}, *shown]
+                if records and index < len(value) - 1:  # the "; " wraps with its record
+                    shown = [*shown, {"text": "; "}]
                 items.append({"group": shown} if len(shown) > 1 else shown[0])
             return items
         if isinstance(value, dict) and set(value) == {"size", "top"}:  # a face-up pile
             return self.pile(value["top"], value["size"])
         if isinstance(value, dict):
+            template = self.layout["records"].get(" ".join(sorted(value)))
+            if template is not None:
+                return self.record(template, value)
             items = []
             for name, part in value.items():
-                items.append({"text": f"{name.replace('_', ' ')}: "})
+                words = self.key(name)
+                items.append({"text": f"{words}: " if words else ""})
                 items.extend(self.value(name, part))
                 items.append({"text": "; "})
             return items[:-1]
@@ -190,10 +234,11 @@ class Presenter:
         title = self.layout["events"].get(kind, kind.replace("-", " ").capitalize())
         items: list[Item] = [{"text": title}]
         for key, value in entry.items():
-            if key in ("event", "game", "mode"):
+            if key in ("event", "game", "mode") or self.said(key, value) == "":
                 continue
             joint = ": " if len(items) == 1 else "; "
-            items.append({"text": f"{joint}{key.replace('_', ' ')} "})
+            words = self.key(key)
+            items.append({"text": f"{joint}{words} " if words else joint})
             if key in self.layout["by_player"] and isinstance(value, list):
                 items.extend(self.by_player(key, value))
             else:
@@ -215,10 +260,14 @@ def seat_view(session: Session, seat: int) -> dict[str, Any]:
         if part["key"] in seen
     ]
     scores = state.scores() if over else None
+    labels = rules.get("mode_labels", {}).get(session.mode, {})
     players = []
     for other in range(len(session.seats)):
         fields = [
-            {"label": part["label"], "words": present.value(part["key"], seen[part["key"]][other])}
+            {
+                "label": labels.get(part["key"], part["label"]),
+                "words": present.value(part["key"], seen[part["key"]][other]),
+            }
             for part in rules.get("players", [])
             if isinstance(seen.get(part["key"]), list) and len(seen[part["key"]]) > other
         ]

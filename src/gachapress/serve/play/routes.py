@@ -14,13 +14,14 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from gachapress.assembly import names
 from gachapress.engine.contract import contract_failure
 from gachapress.engine.core import Game, IllegalAction, load_game
 from gachapress.errors import GachapressError
 from gachapress.publish import templating
 from gachapress.serve.files import NO_CACHE
 from gachapress.serve.guard import body_json
-from gachapress.serve.play.present import seat_view
+from gachapress.serve.play.present import language, seat_view
 from gachapress.serve.play.session import PlayError, Session, Sessions, from_log
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
@@ -40,9 +41,15 @@ def status(key: str, session: Session) -> dict[str, Any]:
     }
 
 
-def draw(session: Session, seat: int) -> str:
-    """The HTML of ``seat``'s view, as the Play page puts it on the table."""
-    context = {"game": session.game.id, "view": seat_view(session, seat)}
+def draw(session: Session, seat: int, card_lang: str | None = None) -> str:
+    """The HTML of ``seat``'s view, as the Play page puts it on the table, its cards drawn in
+    the page's language (``card_lang``: the language of ``cards/``, ``serve --lang``)."""
+    model = session.game.model
+    context = {
+        "game": session.game.id,
+        "cards": names.cards_dir(language(session.game), model.card_language(card_lang)),
+        "view": seat_view(session, seat),
+    }
     return templating.render(VIEWS, "play_view.html.j2", context)
 
 
@@ -55,10 +62,15 @@ SessionHandler = Callable[[Request, str, Session], Awaitable[Response]]
 
 
 def play_routes(
-    rules_dir: Path, games: list[str], page: Callable[[str], HTMLResponse], tables: Sessions
+    rules_dir: Path,
+    games: list[str],
+    page: Callable[[str], HTMLResponse],
+    tables: Sessions,
+    card_lang: str | None = None,
 ) -> list[Route]:
     """The routes of the Play pages of ``games``, their rules read from ``rules_dir`` at
-    every new game (so a designer's last save is what is played)."""
+    every new game (so a designer's last save is what is played); ``card_lang``: the language
+    of the faces in ``cards/`` (``serve --lang``)."""
 
     def fresh(request: Request) -> Game | None:
         """The game of the request as saved last (None when the preview has no such game);
@@ -141,7 +153,7 @@ def play_routes(
             return Response("which seat?", status_code=400)
         if not session.may_see(seat):
             return Response("that seat's cards are not yours to see now", status_code=403)
-        return HTMLResponse(draw(session, seat), headers=NO_CACHE)
+        return HTMLResponse(draw(session, seat, card_lang), headers=NO_CACHE)
 
     @of_session
     async def act(request: Request, key: str, session: Session) -> Response:
