@@ -118,12 +118,12 @@ def main() -> None:
         ratio = per[-1] / per[0] if per[0] else float("nan")
         print(f"{key:<16}{cells}{ratio:>14.2f}")
     edit = [results[n][0]["edit build"] for n in sizes]
-    print("one-card edit (build), total: " + ", ".join(
-        f"{n}: {u.cpu:.2f} s" for n, u in zip(sizes, edit, strict=True))  # type: ignore[union-attr]
-        + f"; {large} / {small} = {edit[-1].cpu / edit[0].cpu:.2f}x")  # type: ignore[union-attr]
+    cpu = [u.cpu if isinstance(u, Usage) else u for u in edit]
+    totals = ", ".join(f"{n}: {c:.2f} s" for n, c in zip(sizes, cpu, strict=True))
+    print(f"one-card edit (build), total: {totals}; {large} / {small} = {cpu[-1] / cpu[0]:.2f}x")
     for key in ("serve face", "serve PDFs", "serve sheet"):
-        first, last = results[small][0][key], results[large][0][key]
-        print(f"one-card edit ({key}), {large} / {small} = {last / first:.2f}x")  # type: ignore[operator]
+        first, last = float(results[small][0][key]), float(results[large][0][key])
+        print(f"one-card edit ({key}), {large} / {small} = {last / first:.2f}x")
     print("peak memory of one command (MiB): " + ", ".join(
         f"{n}: {results[n][1]:.0f}" for n in sizes))  # fmt: skip
 
