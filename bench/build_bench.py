@@ -26,20 +26,14 @@ Run: python bench/build_bench.py [--before REV | --no-before]   (figures only)
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
 import os
-import re
 import resource
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from pypdf import PdfReader
 from reportlab.graphics import renderPDF
@@ -50,6 +44,7 @@ from example_project import GAME_IDS
 from gachapress.assembly.builder import PAPERS
 from gachapress.data.load import load_rules
 from gachapress.render import art as artwork
+from serve_probe import serving
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Book simulations per mode, player count and bot of the full cold build: the build's default,
@@ -113,53 +108,25 @@ def _edit_refund(project: Path, old: str, new: str) -> None:
     decks.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def _process_cpu(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _states(stream: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
-    """The states an event stream of `gachapress serve` sends, as they come."""
-    for line in stream:
-        if line.startswith(b"data: "):
-            yield json.loads(line[len(b"data: "):])
-
-
 def edit_to_reload(project: Path, env: dict[str, str]) -> dict[str, float] | None:
     """Seconds from saving a card's text to the event that makes the open pages reload (wall,
     and the server's CPU), and to the one that reloads the sheets when the PDFs follow, with
     `gachapress serve gachapon-trick` running on the project."""
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gachapress.cli.main", "serve", "gachapon-trick", "--port", "0"],
-        cwd=project, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        env={**env, "GACHAPRESS_BOOK_GAMES": "1"})
-    try:
-        assert server.stdout is not None
-        line = server.stdout.readline()
-        found = re.search(r"http://([\d.]+):(\d+)/", line)
-        if found is None:
+    with serving(project, "gachapon-trick", env={**env, "GACHAPRESS_BOOK_GAMES": "1"}) as served:
+        if served is None:
             return None  # a checkout without serve
-        events = http.client.HTTPConnection(found[1], int(found[2]), timeout=300)
-        events.request("GET", "/_serve/events")
-        states = _states(events.getresponse())
-        first = next(states)  # the state as it is
-        cpu, wall = _process_cpu(server.pid), time.perf_counter()
+        first = next(served.states)  # the state as it is
+        cpu, wall = served.cpu(), time.perf_counter()
         _edit_refund(project, "nothing at all.", "nothing at all!")
         figures: dict[str, float] = {}
-        for state in states:
+        for state in served.states:
             if state["generation"] > first["generation"] and "reload_wall" not in figures:
                 figures["reload_wall"] = time.perf_counter() - wall
-                figures["reload_cpu"] = _process_cpu(server.pid) - cpu
+                figures["reload_cpu"] = served.cpu() - cpu
             if state.get("pdfs", state["generation"]) > first.get("pdfs", first["generation"]):
                 figures["pdfs_wall"] = time.perf_counter() - wall  # older: the same event
                 return figures
         return figures
-    finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 def _project(folder: str, source: Path) -> Path:

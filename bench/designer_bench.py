@@ -10,49 +10,14 @@ Run: python bench/designer_bench.py [--faces 50 500]   (figures only)
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import os
 import resource
 import tempfile
 import time
 from pathlib import Path
 
+from designer_deck import GAME, designer_project
 from example_project import gachapress
-
-GAME = "bench-deck"
-SUITS = ("sun", "moon", "star")
-ART = ("1F31E", "1F319", "2B50")
-DECKS = """\
-decks:
-  main:
-    name: Sample cards
-    fields:
-      suit: {type: enum, values: [sun, moon, star]}
-      value: {type: int, min: 1, max: 5}
-      effect: {type: text, required: false}
-    cards: {from: cards.csv}
-"""
-EFFECT = "Swap a card with the player on your left, then look at the top card of the deck."
-
-
-def deck_csv(faces: int) -> str:
-    """``faces`` distinct cards: suit, value, effect (every third card), art on every other."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["id", "count", "name", "suit", "value", "effect", "art.openmoji"])
-    for i in range(faces):
-        suit = SUITS[i % 3]
-        writer.writerow([
-            f"card-{i + 1}",
-            1 + i % 3 // 2 + (i % 2),
-            f"Card {i + 1}",
-            suit,
-            1 + i % 5,
-            EFFECT if i % 3 == 0 else "",
-            ART[i % 3] if i % 2 == 0 else "",
-        ])  # fmt: skip
-    return out.getvalue()
 
 
 def run(*args: str, cwd: Path) -> tuple[float, int]:
@@ -66,9 +31,7 @@ def run(*args: str, cwd: Path) -> tuple[float, int]:
 def measure(faces: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        run("new", GAME, cwd=root)
-        (root / "rules" / GAME / "cards.csv").write_text(deck_csv(faces), encoding="utf-8")
-        (root / "rules" / GAME / "decks.yaml").write_text(DECKS, encoding="utf-8")
+        designer_project(root, faces)
         first, _ = run("check", GAME, cwd=root)  # in a new project: its font metrics made once
         check, _ = run("check", GAME, cwd=root)
         cold, peak = run("build", GAME, "--jobs", str(os.cpu_count() or 1), cwd=root)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from gachapress.data.folders import find_games
@@ -15,15 +17,33 @@ ROOT = Path(__file__).resolve().parents[1]
 GAME_IDS = tuple(find_games(ROOT / "rules"))
 
 
-def gachapress(project: Path, *args: str, env: dict[str, str] | None = None) -> None:
+@dataclass(frozen=True)
+class Usage:
+    """What one command took: wall and CPU seconds, and its peak memory (MiB), its own
+    processes' only."""
+
+    wall: float
+    cpu: float
+    peak: float
+
+
+def gachapress(project: Path, *args: str, env: dict[str, str] | None = None) -> Usage:
     """Run `gachapress ARGS` in ``project``; stop the benchmark, saying why, if it fails."""
-    done = subprocess.run(
+    started = time.perf_counter()
+    process = subprocess.Popen(
         [sys.executable, "-m", "gachapress.cli.main", *args],
         cwd=project,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         text=True,
-        check=False,
         env={**os.environ, **(env or {})},
     )
-    if done.returncode != 0:
-        raise SystemExit(f"gachapress {' '.join(args)} failed:\n{done.stderr}{done.stdout}")
+    assert process.stdout is not None
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)  # this command's figures, not the others'
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"gachapress {' '.join(args)} failed:\n{output}")
+    return Usage(
+        time.perf_counter() - started, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    )

@@ -495,7 +495,15 @@ def _stage_index(
 
     games = [load_game_data(game_id, options.root / "rules") for game_id in built]
     write_index(games, stage, options.templates, papers=options.papers)
+    staged, current = stage / INDEX, options.out / INDEX
+    if current.is_file() and not current.is_symlink() and _same_bytes(staged, current):
+        staged.unlink()  # the same page: out/'s file stays as it is, its time included
+        outdir.link(current, staged)
     return True
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    return a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
 
 
 def _built_games(options: BuildOptions, entries: dict[str, str]) -> list[str]:

@@ -88,7 +88,7 @@ def _cards(
             problems.append(sheet.mark(sheet.header_row, header).problem(message))
     if problems:
         return [], problems
-    marks = sheet.locations(where)  # numbered by the sheet's rows, all decks' together
+    by_row = _marks_by_row(sheet.locations(where), len(where))
     cards = []
     for sheet_index, row in enumerate(sheet.rows):
         if row.cells.get(DECK_COLUMN, "") not in ("", deck_id):
@@ -99,26 +99,33 @@ def _cards(
             if isinstance(value, str):
                 kind = "int" if name == "count" else (fields or {}).get(name, "text")
                 card[name] = _typed(kind, value)
-        _relocate(marks, locations, where, sheet_index, len(cards), sheet, row.row)
+        _relocate(by_row.get(sheet_index, {}), locations, where, len(cards), sheet, row.row)
         cards.append(card)
     return cards, []
 
 
-def _relocate(
-    marks: Locations,
-    locations: Locations,
-    where: PathKey,
-    sheet_index: int,
-    index: int,
-    sheet: Sheet,
-    row: int,
-) -> None:
-    """Copy the marks of the sheet's row ``sheet_index`` to card ``index`` of the deck."""
-    start = (*where, sheet_index)
-    for store, target in ((marks.values, locations.values), (marks.keys, locations.keys)):
+Marks = dict[str, list[tuple[PathKey, Any]]]
+
+
+def _marks_by_row(marks: Locations, depth: int) -> dict[int, Marks]:
+    """The marks of the sheet (numbered by its rows under a path ``depth`` long), by row: for
+    each of its stores, the path below the row and the mark."""
+    by_row: dict[int, Marks] = {}
+    for store, kind in ((marks.values, "values"), (marks.keys, "keys")):
         for path, mark in store.items():
-            if path[: len(start)] == start:
-                target[(*where, index, *path[len(start) :])] = mark
+            if len(path) > depth and isinstance(path[depth], int):
+                row = by_row.setdefault(path[depth], {"values": [], "keys": []})
+                row[kind].append((path[depth + 1 :], mark))
+    return by_row
+
+
+def _relocate(
+    marks: Marks, locations: Locations, where: PathKey, index: int, sheet: Sheet, row: int
+) -> None:
+    """Copy the marks of a row of the sheet to card ``index`` of the deck."""
+    for kind, target in (("values", locations.values), ("keys", locations.keys)):
+        for rest, mark in marks.get(kind, ()):
+            target[(*where, index, *rest)] = mark
     locations.names[(*where, index)] = f"{sheet.file.name} row {row}"
     for header in sheet.headers:
         locations.names[(*where, index, *header.split("."))] = header

@@ -402,8 +402,11 @@ class GameBase(Strict):
     def component_list(self) -> list[Component]:
         """The components as written, a deck's count filled in from its size; a deck of each
         when none are written."""
-        if not self.components:
-            return [Component(deck=deck, count=cards.size()) for deck, cards in self.deck_items()]
+        if not self.components:  # a deck's size is not a written count: any size goes
+            return [
+                Component.model_construct(deck=deck, count=cards.size())
+                for deck, cards in self.deck_items()
+            ]
         return [
             c
             if c.count is not None

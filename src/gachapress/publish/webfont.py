@@ -14,7 +14,7 @@ from functools import cache
 
 from markupsafe import Markup
 
-from gachapress.render.fonts import cached_subset, japanese_font_path
+from gachapress.render.fonts import ASCII, cached_subset, japanese_font_path
 
 #: The family name the pages give the embedded font (not a system font's name, so a system
 #: IPAexGothic never stands in for it and the tests see the embedded one at work).
@@ -28,8 +28,6 @@ def needs_japanese_font(characters: str) -> bool:
     return _JAPANESE.search(characters) is not None
 
 
-#: Printable ASCII, always kept: an edit of English text then never changes a page's subset.
-ASCII = frozenset(map(chr, range(0x20, 0x7F)))
 #: How the subsets are made (part of their cache key).
 _RECIPE = "woff2 kern,palt,vert notdef names0-6"
 

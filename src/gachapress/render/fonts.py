@@ -48,6 +48,10 @@ class FontFile:
     license: str
 
 
+#: Printable ASCII: kept in a subset whatever the text, an edit of English text then never
+#: changes it (nor rewrites every file that embeds it).
+ASCII = frozenset(map(chr, range(0x20, 0x7F)))
+
 def _package_dir(package: str) -> Path:
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:

@@ -8,7 +8,7 @@ import io
 import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from fontTools.ttLib import TTFont
 from svgwrite.base import BaseElement
 
 from gachapress.render import art as artwork
-from gachapress.render.fonts import FontFile, cached_subset
+from gachapress.render.fonts import ASCII, FontFile, cached_subset
 from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
 from gachapress.render.outline import outline_font, svg_path_data
 
@@ -157,14 +157,24 @@ def _copy(element: ET.Element, prefix: str) -> _Raw:
     return copy
 
 
-def font_css(faces: Iterable[Face], fonts: dict[str, FontFile]) -> str:
+#: From how many faces a game's subsets keep printable ASCII whatever its cards say: a card's
+#: text edited then re-renders that face alone, not every face for a new letter. (A smaller
+#: game's subsets stay as small as its text: rewriting its few faces costs little.)
+STABLE_SUBSET_FACES = 100
+
+
+def font_css(faces: Sequence[Face], fonts: dict[str, FontFile]) -> str:
     """@font-face rules embedding each font used, subset to the characters the faces use (one
-    subset serves a whole game, so each SVG stands alone without subsetting per file)."""
+    subset serves a whole game, so each SVG stands alone without subsetting per file), and to
+    printable ASCII in a game of STABLE_SUBSET_FACES faces or more."""
     used: dict[str, set[str]] = defaultdict(set)
     for face in faces:
         for item in face.items:
             if isinstance(item, TextLine):
                 used[item.font].update(item.text)
+    if len(faces) >= STABLE_SUBSET_FACES:
+        for characters in used.values():
+            characters.update(ASCII)
     by_name = {font.name: font for font in fonts.values()}
     rules = []
     for name in sorted(used):

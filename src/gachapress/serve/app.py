@@ -27,7 +27,7 @@ from gachapress.local_engine import loaded_notes
 from gachapress.registry import has_engine
 from gachapress.render.fonts import japanese_font_path
 from gachapress.serve import files, sheets
-from gachapress.serve.gallery import DeckGallery, game_gallery
+from gachapress.serve.gallery import DeckGallery, gallery_page, game_gallery
 from gachapress.serve.guard import Guard
 from gachapress.serve.live import Live
 from gachapress.serve.play.routes import play_routes
@@ -208,9 +208,10 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
         game = known(request)
         if game is None:
             return Response("no such game in this preview", status_code=404)
-        decks = preview.galleries.get(game, [])
+        asked = request.query_params.get("page", "1")
+        shown = gallery_page(preview.galleries.get(game, []), int(asked) if asked.isdigit() else 1)
         template = PAGES.get_template("gallery.html.j2")
-        return page(template.render(game=game, decks=decks, generation=preview.live.generation))
+        return page(template.render(game=game, shown=shown, generation=preview.live.generation))
 
     async def sheet_list(request: Request) -> Response:
         game = known(request)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gachapress.assembly import names
 from gachapress.data.load import GameData
@@ -19,6 +19,10 @@ class Face:
     text: str
 
 
+#: Faces on one page of the gallery: a deck of thousands of faces opens and reloads at once.
+PAGE_SIZE = 200
+
+
 @dataclass(frozen=True)
 class DeckGallery:
     id: str
@@ -28,11 +32,41 @@ class DeckGallery:
     back: Face
     folder: str  # the folder in out/<game>/ of the faces drawn in the gallery's language
     lang: str
+    distinct: int  # the deck's faces, all pages together
 
 
 def page_language(languages: Sequence[str]) -> str:
     """The language of the preview's pages: English where the game has it."""
     return "en" if "en" in languages else languages[0]
+
+
+@dataclass(frozen=True)
+class GalleryPage:
+    """One page of a game's gallery: the decks with the faces it shows, and where it is."""
+
+    decks: list[DeckGallery]
+    number: int  # from 1
+    pages: int
+    first: int  # the faces it shows, counted from 1 over every deck
+    last: int
+    faces: int  # over every deck
+
+
+def gallery_page(decks: list[DeckGallery], number: int, size: int = PAGE_SIZE) -> GalleryPage:
+    """Page ``number`` (from 1; out of range: the nearest page) of the gallery of ``decks``:
+    their faces in order, ``size`` to a page, each deck shown with its back on every page that
+    shows any of its faces."""
+    total = sum(len(deck.faces) for deck in decks)
+    pages = max(1, -(-total // size))
+    number = min(max(number, 1), pages)
+    start, stop = (number - 1) * size, number * size
+    shown, before = [], 0
+    for deck in decks:
+        faces = deck.faces[max(start - before, 0) : max(stop - before, 0)]
+        if faces or (not deck.faces and before == start):
+            shown.append(replace(deck, faces=faces))
+        before += len(deck.faces)
+    return GalleryPage(shown, number, pages, min(start + 1, total), min(stop, total), total)
 
 
 def game_gallery(game: GameData, lang: str | None = None) -> list[DeckGallery]:
@@ -54,9 +88,8 @@ def game_gallery(game: GameData, lang: str | None = None) -> list[DeckGallery]:
             for card in deck.faces()
         )
         back = Face(f"back-{deck_id}", f"back-{deck_id}", deck.size(), "", "")
+        name = deck.name.get(shown, deck_id)
         decks.append(
-            DeckGallery(
-                deck_id, deck.name.get(shown, deck_id), deck.size(), faces, back, folder, shown
-            )
+            DeckGallery(deck_id, name, deck.size(), faces, back, folder, shown, len(faces))
         )
     return decks
