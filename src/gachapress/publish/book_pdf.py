@@ -974,8 +974,8 @@ class BookPdf:
             ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
         ]
         widths = [column + EXAMPLE_GAP, column]
-        return [
-            _table([built[i : i + 2]], self.font, style, colWidths=widths)
+        return [  # kept together as a whole: a heading above goes with the whole row
+            KeepTogether([_table([built[i : i + 2]], self.font, style, colWidths=widths)])
             for i in range(0, len(built), 2)
         ]
 
