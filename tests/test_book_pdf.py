@@ -421,3 +421,31 @@ def test_a_table_too_wide_for_its_words_gets_smaller_type() -> None:
     _, pdf, _ = built("gachapon-trick", "ja")
     text = "".join(page_texts(pdf))
     assert not re.search(r"ロボッ\s+ト|覆面ネ\s+コ", text)
+
+
+@pytest.mark.parametrize(("game_id", "lang", "size"), BOOKS)
+def test_a_colour_swatch_stays_on_the_line_of_its_colour(
+    game_id: str, lang: str, size: str
+) -> None:
+    """A swatch is drawn in the Japanese font, wider than the text font's square: its column is
+    measured with it, so that "■ Yellow" is not broken after the square."""
+    _, pdf, _ = built(game_id, lang, size)
+    for number, text in enumerate(page_texts(pdf), 1):
+        assert not re.search(r"■[ \t]*(\r?\n|$)", text), f"page {number}: a swatch ends a line"
+
+
+@pytest.mark.parametrize("size", list(HOME_BOOKS))
+def test_a_wide_page_sets_the_worked_examples_two_abreast(size: str) -> None:
+    """On A4 and Letter the examples fill the page's width, not one narrow column of it."""
+    game_id, lang = HOME_BOOKS[size][1 if size == "a4" else 0]
+    book, pdf, _ = built(game_id, lang, size)
+    mark = book.ui["engine_agrees"]
+    middle = PAGE_SETUPS[size].size[0] / 2
+    lefts = []
+    for page in pypdfium2.PdfDocument(pdf):
+        text = page.get_textpage()
+        searcher = text.search(mark)
+        while (found := searcher.get_next()) is not None:
+            lefts.append(text.get_charbox(found[0])[0])
+    right = sum(left > middle for left in lefts)
+    assert len(lefts) >= 6 and right >= len(lefts) // 3, (right, len(lefts))

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pypdfium2
 import pytest
 
 from gachapress.data.load import load_rules
@@ -201,10 +202,17 @@ def test_layout_fits_the_window(site: Path, visit: Any, page: str, width: int) -
 
 @pytest.mark.parametrize("page", PAGES)
 def test_page_prints_to_pdf(site: Path, visit: Any, page: str) -> None:
+    """A book printed from the browser fills its second page (the components) at least to
+    the middle: a deck's long card list breaks between rows instead of leaving it blank."""
     seen = visit(site / page)
     seen.page.emulate_media(media="print")
     pdf = seen.page.pdf(format="A4", print_background=True)
     assert pdf.startswith(b"%PDF-") and len(pdf) > 10_000
+    if page != "index.html":
+        second = pypdfium2.PdfDocument(pdf)[1]
+        text = second.get_textpage()
+        lowest = min(text.get_charbox(i)[1] for i in range(text.count_chars()))
+        assert lowest < second.get_height() / 2, f"{page}: page 2 is blank below its top half"
 
 
 def test_index_links_resolve(site: Path, visit: Any) -> None:

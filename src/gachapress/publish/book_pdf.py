@@ -93,6 +93,10 @@ ACCENT = colors.HexColor("#8a2be2")
 RULE = colors.HexColor("#c9c9d6")
 #: The room a table needs below its heading: its header row and its first rows.
 TABLE_START = 90
+#: A page whose text is at least this wide (A4, Letter) sets the worked examples two abreast.
+TWO_EXAMPLES = 150 * mm
+#: The gap between two examples abreast.
+EXAMPLE_GAP = 7 * mm
 SOFT = colors.HexColor("#f3f1f8")
 
 
@@ -659,9 +663,12 @@ class BookPdf:
         if cell.nodes and all(isinstance(n, m.CardPicture) for n in cell.nodes):
             width = sum(self.card_width(n.size) for n in cell.nodes) + pad
             return width, width
-        font = self.bold if bold else self.font
-        narrow, full = _text_widths(cell.nodes, font, self.styles["cell"].fontSize, self.cjk)
-        return narrow + pad, full + pad
+        font, size = self.bold if bold else self.font, self.styles["cell"].fontSize
+        narrow, full = _text_widths(cell.nodes, font, size, self.cjk)
+        # a swatch is drawn in the Japanese font (see inline), wider than the text's own square
+        swatches = sum(isinstance(n, m.Swatch) for n in cell.nodes)
+        wider = swatches * (stringWidth("■", self.japanese, size) - stringWidth("■", font, size))
+        return narrow + pad + max(0.0, wider), full + pad + max(0.0, wider)
 
     def column_widths(self, table: m.Table, grid: list[tuple[m.Cell, ...]]) -> list[float]:
         """Each column as wide as its longest line, or, when the table would be wider than
@@ -939,8 +946,7 @@ class BookPdf:
         out: list[Flowable] = [self.text(s.intro, "small")]
         for group in s.groups:
             out.append(self.heading(group.title, 1, group.id, False))
-            for ex in group.items:
-                out.append(KeepTogether(self.example(ex)))
+            out += self.example_rows(group.items)
         if s.playthroughs:
             out.append(self.heading(ui.get("playthroughs", ""), 1, "playthroughs", False))
         for p in s.playthroughs:
@@ -955,6 +961,32 @@ class BookPdf:
             out.append(self.text(f"✓ {ui.get('playthrough_agrees', '')}", "verdict"))
             out.append(Spacer(1, 6))
         return out
+
+    def example_rows(self, examples: Sequence[m.Example]) -> list[Flowable]:
+        """The examples one under another, or on a wide page two abreast, each pair a row
+        that is not split (a column of short examples would leave half of each page empty)."""
+        if self.width < TWO_EXAMPLES:
+            return [KeepTogether(self.example(ex)) for ex in examples]
+        page_width, column = self.width, (self.width - EXAMPLE_GAP) / 2
+        self.width = column  # each example's cards as many to a row as fit its column
+        try:
+            built: list[Any] = [self.example(ex) for ex in examples]
+        finally:
+            self.width = page_width
+        if len(built) % 2:
+            built.append("")
+        style = [
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ("TOPPADDING", (0, 0), (-1, -1), 0),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+        ]
+        widths = [column + EXAMPLE_GAP, column]
+        return [  # kept together as a whole: a heading above goes with the whole row
+            KeepTogether([_table([built[i : i + 2]], self.font, style, colWidths=widths)])
+            for i in range(0, len(built), 2)
+        ]
 
     def example(self, ex: m.Example) -> list[Flowable]:
         ui = self.book.ui

@@ -43,7 +43,8 @@
   pending.hidden = true;
   pending.textContent = "making the PDFs…";
   bar.append(pending);
-  document.body.prepend(bar);
+  const skip = document.body.querySelector(":scope > a.skip");  // a book's skip link stays first
+  if (skip) skip.after(bar); else document.body.prepend(bar);
   const overlay = document.createElement("section");
   overlay.id = "gachapress-problems";
   overlay.setAttribute("role", "alert");
