@@ -1,7 +1,8 @@
 """GOTCHA!'s procedure: the six phases of a turn, twelve turns, and the final scoring.
 
 A turn (seed, "ゲームの流れ"): 1 the turn player opens the top gacha card; 2 everyone places
-cards face down (rounds of hidden placing, counts public); 3 everyone picks in secret which of
+cards face down (rounds of hidden placing, counts public, each go opening with "no change" or
+"adjust", until a round without a change); 3 everyone picks in secret which of
 them to turn up, the picks are revealed together and the spends give the rolling order; 4
 announcements (operator notices from hand, round after round until everyone passes in a row);
 5 the next roller rolls the d10 (a miss: announcements again, then the next roller; everyone
