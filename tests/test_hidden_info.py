@@ -89,8 +89,8 @@ def test_gotcha_placing_ends_on_what_the_others_see(seed: int, pair: str) -> Non
     in these re-deals seat 1 holds no two alike cards, and placing must go on (or stop) the
     same way."""
     game = load_game("gotcha")
-    script = ["keep"] * 3 + ["done", f"place {pair}", "done", "done"]
-    script += ["done", f"place {pair}", f"take {pair}", "done", "done"]
+    script = ["keep"] * 3 + ["done", "adjust", f"place {pair}", "done", "done"]
+    script += ["done", "adjust", f"place {pair}", f"take {pair}", "done", "done"]
     setup = Setup(3, "standard", seed)
     played = play(game, setup, script)
     assert pair not in played.seen[0][-1]

@@ -292,9 +292,9 @@ def test_same_colour_is_symmetric_and_wild_matches_all() -> None:
 
 def test_extra_turns() -> None:
     again = token("bonus-one-more-turn")
-    assert rules.extra_turns(MODEL, again, False) == 1
-    assert rules.extra_turns(MODEL, again, True) == 0
-    assert rules.extra_turns(MODEL, token("bonus-two-wild-gashas"), False) == 0
+    assert rules.extra_turns(MODEL, again) == 1
+    assert rules.extra_turns(MODEL, token("bonus-two-wild-gashas")) == 0
+    assert rules.extra_turns(MODEL, token("bonus-three-points")) == 0
 
 
 def test_end_triggers() -> None:

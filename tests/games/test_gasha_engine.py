@@ -416,15 +416,22 @@ def test_one_more_turn_is_played_at_once_and_the_token_flipped() -> None:
     assert state.current_player == 1 and state.hands[0] == counts("ro ra")
 
 
-def test_one_more_turn_as_the_last_token_gives_no_turn() -> None:
+def test_one_more_turn_as_the_last_token_still_plays_again_at_once() -> None:
     state = ticket_state(3, "reward-mg-ki-w", "ki ro ro", "reward-ki-ro-w", "turn")
     play(state, "trade reward-ki-ro-w")
-    # The last token is taken: the end is triggered; seats 1 and 2 play a last turn each and
-    # the token gives nothing (clarification one-more-turn-timing).
-    assert (state.trigger, state.last) == ("last-bonus-token", [2])
-    assert state.current_player == 1 and state.extra == 0 and state.face_up[0] == []
-    play(state, "draw deck-1", "draw deck-1", "draw deck-2", "draw deck-2")
+    # The last token is taken: the end is triggered. Seed, "One more turn!": the player may
+    # immediately play again, the end notwithstanding (clarification one-more-turn-timing);
+    # then seats 1 and 2 play a last turn each.
+    assert (state.trigger, state.last) == ("last-bonus-token", [1, 2])
+    assert events(state, "extra-turn") == [{"event": "extra-turn", "seat": 0, "turns": 1}]
+    assert state.current_player == 0 and state.face_up[0] == []
+    play(state, "draw deck-1", "draw deck-1")
+    assert state.hands[0] == counts("ro ra") and state.current_player == 1
+    play(state, "draw deck-2", "draw deck-2")
+    assert state.current_player == 2
+    play(state, "draw deck-3", "draw deck-3")
     assert state.is_terminal() and state.end_condition() == "last-bonus-token"
+    assert state.turns == 4  # the trade, the extra turn and two last turns
 
 
 def test_a_ticket_without_tokens_left_still_gives_its_gasha_card() -> None:

@@ -22,6 +22,7 @@ from gachapress.games.gotcha import rules
 from gachapress.games.gotcha.bots import GreedyBot
 from gachapress.games.gotcha.engine import GotchaState
 from gachapress.games.gotcha.model import NoticeCard
+from gachapress.sim import SimSpec, run_sim
 from tests.harness import Tally, games_per_count, simulate
 
 GAME = load_game("gotcha")
@@ -200,13 +201,15 @@ def test_an_all_notice_hand_may_be_redrawn_once() -> None:
 
 
 # -- spending preparation: rounds of hidden placing ---------------------------------------------
-def test_placing_rounds_moves_counts_and_the_round_limit() -> None:
+def test_placing_rounds_moves_counts_and_no_round_limit_in_play() -> None:
     state = deal(
         started(3),
         ["ituned-1500 ituned-1500 ituned-5000", "ituned-3000", "ituned-10000"],
         gacha="gacha-06",
     )
     assert state.current_player == 0 and state.placing_round == 1
+    assert legal(state) == ["done", "adjust"]  # a go opens: no change, or adjust
+    play(state, "adjust")
     assert legal(state) == ["place ituned-1500", "place ituned-5000", "done"]
     play(state, "place ituned-1500")
     # The placed 1500 may not come back on this go; the other copy may still go down.
@@ -217,24 +220,47 @@ def test_placing_rounds_moves_counts_and_the_round_limit() -> None:
     assert seen["placed_counts"] == [3, 0, 0] and seen["hand_sizes"] == [0, 1, 1]
     assert "ituned-5000" not in set(observation_strings(seen))  # only the count is public
     assert state.observation(0)["placed"] == ["ituned-1500", "ituned-1500", "ituned-5000"]
-    play(state, "done", "place ituned-3000", "done", "done")
+    play(state, "done", "adjust", "place ituned-3000", "done", "done")
     # Round 1 changed something: round 2, again from the turn player.
     assert state.placing_round == 2 and state.current_player == 0
+    play(state, "adjust")
     assert legal(state) == ["take ituned-1500", "take ituned-5000", "done"]
     play(state, "take ituned-5000")
     assert legal(state) == ["take ituned-1500", "done"]  # 5000 cannot go back down now
-    play(state, "done", "done", "place ituned-10000", "done")
-    assert state.placing_round == 3 and state.current_player == 0
-    assert legal(state) == ["place ituned-5000", "take ituned-1500", "done"]  # a new go
-    play(state, "place ituned-5000", "done", "done", "take ituned-10000", "done")
-    # Round 3 changed things too, but 3 is the last round (spending.placing_rounds).
+    play(state, "done", "done", "adjust", "place ituned-10000", "done")
+    # Seed, 2.課金準備: placing goes on while anyone changes, past any fixed number of rounds.
+    for round_ in range(3, 13):  # Player 3 takes the 10000 back, then puts it down again...
+        assert state.placing_round == round_ and state.phase == "place"
+        assert state.current_player == 0 and legal(state) == ["done", "adjust"]  # a new go
+        move = "take" if round_ % 2 else "place"
+        play(state, "done", "done", "adjust", f"{move} ituned-10000", "done")
+    assert state.placing_round == 13 and state.phase == "place"
+    play(state, "done", "done", "done")  # everyone says no change: spending begins
     assert state.phase == "reveal" and state.current_player == 0
-    assert [len(p) for p in state.placed] == [3, 1, 0]
+    assert [len(p) for p in state.placed] == [2, 1, 1]
+    assert state.rare_events() == {"placing-limit": False}
+
+
+def test_safety_valve_after_the_limit_of_placing_rounds() -> None:
+    # Clarification placing-limit: only after spending.placing_round_limit rounds with changes.
+    state = deal(started(3), ["ituned-1500 ituned-3000", "", ""], gacha="gacha-06")
+    state.placing_round = GAME.model.spending.placing_round_limit - 1  # so many rounds so far
+    play(state, "adjust", "place ituned-1500", "done")
+    assert state.placing_round == GAME.model.spending.placing_round_limit
+    assert state.phase == "place" and state.rare_events() == {"placing-limit": False}
+    play(state, "adjust", "place ituned-3000", "done")  # a change, but the limit is reached
+    assert state.phase == "reveal" and state.rare_events() == {"placing-limit": True}
+
+
+@pytest.mark.parametrize(("players", "bots"), [(3, "random"), (5, "random"), (4, "greedy")])
+def test_simulated_play_never_reaches_the_placing_limit(players: int, bots: str) -> None:
+    spec = SimSpec(game="gotcha", players=players, games=300, seed=21, bots=(bots,))
+    assert run_sim(spec).report()["rare_events"] == {"placing-limit": 0}  # placing-limit
 
 
 def test_placing_ends_after_a_round_without_changes() -> None:
     state = deal(started(3), ["ituned-1500", "ituned-3000", "ituned-10000"], gacha="gacha-06")
-    play(state, "place ituned-1500", "done", "done", "done")
+    play(state, "adjust", "place ituned-1500", "done", "done", "done")
     assert state.placing_round == 2
     play(state, "done", "done", "done")
     assert state.phase == "reveal" and state.placing_round == 2
@@ -245,17 +271,17 @@ def test_a_swap_of_face_down_cards_changes_the_round_whatever_the_cards(hand: st
     # Clarification placing-moves-count: the others see a card go down and one come back,
     # not which, so swapping for an identical card and for another one count the same.
     state = deal(started(3), [hand, "", ""], gacha="gacha-06")
-    play(state, "place ituned-1500", "done")
+    play(state, "adjust", "place ituned-1500", "done")
     assert state.placing_round == 2
     second = hand.split()[1]
-    play(state, f"place {second}", "take ituned-1500", "done")
+    play(state, "adjust", f"place {second}", "take ituned-1500", "done")
     assert state.placing_round == 3 and state.phase == "place"
     assert state.observation(1)["round_changed"] is False  # a new round has begun
 
 
 def test_taking_back_what_was_placed_on_the_same_go_is_refused() -> None:
     state = deal(started(3), ["ituned-1500 ituned-3000", "", ""], gacha="gacha-06")
-    play(state, "place ituned-1500")
+    play(state, "adjust", "place ituned-1500")
     before = state.snapshot()
     with pytest.raises(IllegalAction):
         state.apply("take ituned-1500")
@@ -267,7 +293,16 @@ def test_picks_are_secret_until_everyone_has_chosen() -> None:
     state = deal(
         started(3), ["ituned-1500 ituned-5000", "ituned-3000", "ituned-10000"], gacha="gacha-06"
     )
-    play(state, "place ituned-1500", "place ituned-5000", "done", "place ituned-3000", "done")
+    play(
+        state,
+        "adjust",
+        "place ituned-1500",
+        "place ituned-5000",
+        "done",
+        "adjust",
+        "place ituned-3000",
+        "done",
+    )
     play(state, "done", "done", "done", "done")  # seat 2 placed nothing; round 2 unchanged
     assert state.phase == "reveal" and state.current_player == 0
     assert legal(state) == ["reveal ituned-1500", "reveal ituned-5000", "done"]
@@ -297,9 +332,9 @@ def test_spend_order_ties_fewer_cards_then_clockwise_from_the_turn_player() -> N
         turn_player=3,
     )
     # Placing goes 3, 0, 1, 2; each places everything, then a round without changes.
-    play(state, "place ituned-1500", "done", "place ituned-3000", "done")
-    play(state, "place ituned-1500", "place ituned-1500-lucky", "done")
-    play(state, "place ituned-1500", "done", "done", "done", "done", "done")
+    play(state, "adjust", "place ituned-1500", "done", "adjust", "place ituned-3000", "done")
+    play(state, "adjust", "place ituned-1500", "place ituned-1500-lucky", "done")
+    play(state, "adjust", "place ituned-1500", "done", "done", "done", "done", "done")
     play(state, "reveal ituned-1500", "done", "reveal ituned-3000", "done")
     play(state, "reveal ituned-1500", "reveal ituned-1500-lucky", "done")
     play(state, "reveal ituned-1500", "done")
@@ -323,8 +358,8 @@ def test_the_seeds_announcement_example_and_a_30_percent_roll() -> None:
         draw_top="ituned-10000 ituned-1500 ituned-3000 ituned-5000",
         dice=dice,
     )
-    play(state, "place ituned-1500", "done", "place ituned-3000", "done")
-    play(state, "place ituned-5000", "done", "place notice-rate-review", "done")
+    play(state, "adjust", "place ituned-1500", "done", "adjust", "place ituned-3000", "done")
+    play(state, "adjust", "place ituned-5000", "done", "adjust", "place notice-rate-review", "done")
     play(state, "done", "done", "done", "done")
     play(state, "reveal ituned-1500", "done", "reveal ituned-3000", "done")
     play(state, "reveal ituned-5000", "done", "done")  # D reveals nothing: D does not roll
@@ -387,9 +422,11 @@ def test_misses_announce_again_then_everyone_missed_starts_over() -> None:
         dice=dice,
     )
     # Placing goes 1, 2, 0.
-    play(state, "place ituned-1500-lucky", "done", "place notice-bug-fix", "done")
-    play(state, "place ituned-10000", "place ituned-1500", "done")
-    play(state, "done", "done", "take ituned-1500", "done")
+    play(
+        state, "adjust", "place ituned-1500-lucky", "done", "adjust", "place notice-bug-fix", "done"
+    )
+    play(state, "adjust", "place ituned-10000", "place ituned-1500", "done")
+    play(state, "done", "done", "adjust", "take ituned-1500", "done")
     play(state, "done", "done", "done")
     play(state, "reveal ituned-1500-lucky", "done", "reveal notice-bug-fix", "done")
     play(state, "reveal ituned-10000", "done")
@@ -418,7 +455,7 @@ def test_misses_announce_again_then_everyone_missed_starts_over() -> None:
     assert state.hands == [["ituned-1500"], [], ["ituned-3000"]]
     # Seat 1 has no card at all: it is not asked; seat 2 goes first.
     assert state.current_player == 2
-    play(state, "place ituned-3000", "done", "done", "done", "done")
+    play(state, "adjust", "place ituned-3000", "done", "done", "done", "done")
     play(state, "reveal ituned-3000", "done")  # seat 0 has nothing face down
     play(state, "pass", "pass", "pass")
     # Seat 2: 10% + 20% = 30%; a 1 (10) wins the Star Goddess.
@@ -441,8 +478,10 @@ def test_order_notices_move_the_waiting_rollers() -> None:
         gacha="gacha-01",  # rate 80%
         dice=dice,
     )
-    play(state, "place ituned-5000", "done", "done", "place ituned-10000", "done")
-    play(state, "place ituned-3000", "done", "done", "done", "done", "done")
+    play(
+        state, "adjust", "place ituned-5000", "done", "done", "adjust", "place ituned-10000", "done"
+    )
+    play(state, "adjust", "place ituned-3000", "done", "done", "done", "done", "done")
     play(state, "reveal ituned-5000", "done", "reveal ituned-10000", "done")
     play(state, "reveal ituned-3000", "done")
     assert state.queue == [2, 0, 3]
@@ -471,7 +510,15 @@ def test_a_rate_of_100_or_more_hits_even_on_a_0() -> None:
         gacha="gacha-01",  # rate 80%
         dice=dice,
     )
-    play(state, "place ituned-1500-lucky", "done", "done", "reveal ituned-1500-lucky", "done")
+    play(
+        state,
+        "adjust",
+        "place ituned-1500-lucky",
+        "done",
+        "done",
+        "reveal ituned-1500-lucky",
+        "done",
+    )
     play(state, "use notice-pickup", "pass", "pass", "pass")
     # 80% + 10% + 10% = 100%: the 0 face, read as 10 (100), still wins.
     assert events(state, "roll") == [
@@ -483,7 +530,7 @@ def test_a_rate_of_100_or_more_hits_even_on_a_0() -> None:
 def test_seating_when_d_wins_c_is_the_next_turn_player() -> None:
     # A B over C D: A=0, B=1, D=2, C=3. A is turn player; D is the only one to spend and wins.
     state = deal(started(4), ["", "", "ituned-1500", ""], gacha="gacha-05", dice=Dice(1))
-    play(state, "place ituned-1500", "done", "done", "reveal ituned-1500", "done")
+    play(state, "adjust", "place ituned-1500", "done", "done", "reveal ituned-1500", "done")
     play(state, "pass", "pass", "pass", "pass")
     assert ids(state.claimed[2]) == ["gacha-05"]
     assert state.turn_player == 3  # C, on D's left
@@ -570,7 +617,7 @@ def test_the_last_gacha_is_played_out_without_a_refill_and_scored() -> None:
     )
     draw_before = len(state.draw)
     assert state.gacha_deck == [] and state.turns == 11
-    play(state, "done", "done", "place ituned-1500-lucky", "done")  # placing goes 2, 0, 1
+    play(state, "done", "done", "adjust", "place ituned-1500-lucky", "done")  # placing goes 2, 0, 1
     play(state, "done", "done", "done")
     play(state, "reveal ituned-1500-lucky", "done")
     play(state, "pass", "pass", "pass")

@@ -28,10 +28,11 @@ from gachapress.book import model as m
 from gachapress.book.diagram import DiagramBuilder
 from gachapress.book.model import Cell, Inline, Inlines, Table
 from gachapress.book.prose import blocks, tidy
+from gachapress.book.story import tell
 from gachapress.book.words import StringTable, Words
 from gachapress.checks.examples import Verdict, evaluate
 from gachapress.data.load import GameData
-from gachapress.data.model import BookSection, Card, Playthrough
+from gachapress.data.model import BookSection, Card
 from gachapress.data.model import Text as DataText
 from gachapress.data.placeholders import (
     FORMATS,
@@ -43,7 +44,6 @@ from gachapress.data.placeholders import (
 )
 from gachapress.data.project_file import load_project
 from gachapress.data.yamlsource import PathKey
-from gachapress.engine.core import Game
 from gachapress.errors import RulesError
 
 # -- helpers the games build their tables with ---------------------------------------------------
@@ -588,13 +588,7 @@ class BookBuilder:
                 for rule, (title, items) in groups.items()
             ),
             playthroughs=tuple(
-                m.Playthrough(
-                    f"playthrough-{item.id}",
-                    self.prose(item.text, ("playthroughs", index, "text")),
-                    self.ui("playthrough_setup", players=item.players),
-                    self.moves(item),
-                )
-                for index, item in enumerate(self.model.playthroughs)
+                tell(self, item, index) for index, item in enumerate(self.model.playthroughs)
             ),
         )
 
@@ -607,34 +601,6 @@ class BookBuilder:
         return m.Provenance(
             label, f"#clar-{example.clarification}", self.ui("follows_clarification")
         )
-
-    def moves(self, item: Playthrough) -> tuple[Inlines, ...]:
-        """A whole-game example's moves in players' words: replayed through the engine to know
-        who makes each, each said as the strings' ``moves`` say its verb, cards pictured."""
-        state = Game(self.game).new_game(players=item.players, seed=item.seed, mode=item.mode)
-        said = []
-        for action in item.actions:
-            verb, _, target = action.partition(" ")
-            card, _, to = target.partition(" to ")
-            said.append(self.move(verb, state.current_player, card or None, to or None))
-            state.apply(action)
-        return tuple(said)
-
-    def move(self, verb: str, player: int | None, card: str | None, to: str | None) -> Inlines:
-        template = self.words.optional("moves", verb)
-        if template is None:
-            raise RulesError([self.words.table.problem(("moves",), f"no words for {verb!r}")])
-        players = {
-            "player": self.ui("player", n=(player or 0) + 1),
-            "to": self.ui("player", n=int(to) + 1) if to is not None else "",
-        }
-        before, _, after = template.partition("{card}")
-        nodes: list[Inline] = [text(before.format(**players))]
-        if card is not None:
-            nodes.append(self.card(card, size="xs"))
-        if after:
-            nodes.append(text(after.format(**players)))
-        return tuple(nodes)
 
     def answer(self, rule: str, value: Any, given: dict[str, Any]) -> Inlines:
         """An example's expected answer, its players named as for its inputs, the cards it

@@ -364,13 +364,30 @@ class ExampleGroup:
 
 
 @dataclass(frozen=True)
+class StoryStep:
+    """A move of a whole-game example in players' words, and what it changed."""
+
+    move: Inlines
+    notes: tuple[Inlines, ...]
+
+
+@dataclass(frozen=True)
+class StoryTurn:
+    title: str
+    steps: tuple[StoryStep, ...]
+
+
+@dataclass(frozen=True)
 class Playthrough:
-    """A whole game replayed by the engine, each move said in players' words."""
+    """A whole game replayed by the engine and told: the table at the start (each hand, the
+    public cards), each turn's moves with what they changed, and the scores it leads to."""
 
     id: str
     text: Blocks
     setup: str
-    moves: tuple[Inlines, ...]
+    table: tuple[Pair, ...]
+    turns: tuple[StoryTurn, ...]
+    result: tuple[Inlines, ...]
 
 
 @dataclass(frozen=True)

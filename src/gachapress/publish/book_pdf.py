@@ -950,14 +950,33 @@ class BookPdf:
         if s.playthroughs:
             out.append(self.heading(ui.get("playthroughs", ""), 1, "playthroughs", False))
         for p in s.playthroughs:
-            moves = ListFlowable(
-                [ListItem(self.para(move, "cell")) for move in p.moves],
-                bulletType="1",
-                bulletFontName=self.font,
-                bulletFontSize=7,
-                leftIndent=14,
-            )
-            out += [*self.blocks(p.text), self.text(p.setup, "h4"), moves]
+            out += self.blocks(p.text)
+            out.append(self.text(f"{ui.get('playthrough_table', '')} ({p.setup})", "h4"))
+            out += [self.para((m.Text(f"{row.key}: "), *row.nodes), "cell") for row in p.table]
+            for turn in p.turns:
+                steps = [
+                    ListItem(
+                        [self.para(step.move, "cell")]
+                        + [self.para((m.Text("→ "), *note), "cell") for note in step.notes]
+                    )
+                    for step in turn.steps
+                ]
+                out.append(
+                    KeepTogether(
+                        [
+                            self.text(turn.title, "h4"),
+                            ListFlowable(
+                                steps,
+                                bulletType="bullet",
+                                start="•",
+                                bulletFontName=self.font,
+                                bulletFontSize=7,
+                                leftIndent=14,
+                            ),
+                        ]
+                    )
+                )
+            out += [self.para(line, "cell") for line in p.result]
             out.append(self.text(f"✓ {ui.get('playthrough_agrees', '')}", "verdict"))
             out.append(Spacer(1, 6))
         return out

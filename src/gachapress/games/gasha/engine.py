@@ -724,7 +724,7 @@ class GashaState(PhasedState):
             return
         self.takes_left = 0  # every deck is empty: no card (clarification extra-gasha-source)
         for token in self.reveal:  # clarification one-more-turn-timing
-            turns = rules.extra_turns(self.model, token, self.trigger is not None)
+            turns = rules.extra_turns(self.model, token)
             if token.effect.kind == "extra-turn":
                 self.face_up[self.turn].remove(token)  # used at once, then flipped
                 if turns:

@@ -641,13 +641,13 @@ def complete_tickets(game: Gasha, rewards: list[SetRewardCard]) -> dict[str, Any
 
 
 @RULES.rule
-def extra_turns(game: Gasha, token: BonusToken, end_triggered: bool) -> int:
+def extra_turns(game: Gasha, token: BonusToken) -> int:
     """How many turns a just-taken token adds right after the current one.
 
-    Seed, "Bonus Token Abilities": One more turn! lets the player play again immediately. Once
-    the end is triggered it gives nothing (clarification one-more-turn-timing).
+    Seed, "Bonus Token Abilities": One more turn! lets the player play again immediately, also
+    once the end of the game is triggered (clarification one-more-turn-timing).
     """
-    if token.effect.kind != "extra-turn" or end_triggered:
+    if token.effect.kind != "extra-turn":
         return 0
     return token.effect.amount
 

@@ -11,6 +11,10 @@ from gachapress.games.gotcha import rules
 from gachapress.games.gotcha.model import GachaCard, Gotcha, NoticeCard
 
 DONE, PASS, KEEP, REDRAW = Action("done"), Action("pass"), Action("keep"), Action("redraw")
+ADJUST = Action("adjust")
+#: The last placing round in which the greedy bot still changes its face-down cards: reacting
+#: to every change could go on for ever between two bots that each outbid the other.
+SETTLE = 2
 
 
 class GreedyBot:
@@ -61,13 +65,16 @@ class GreedyBot:
             for card_id in target:
                 if card_id in placed:
                     placed.remove(card_id)
-            for action in legal:  # take back what is not wanted, then place what is
-                if action.verb == "take" and action.target in placed:
-                    return action
             wanted = list(target)
             for card_id in observation["placed"]:
                 if card_id in wanted:
                     wanted.remove(card_id)
+            if ADJUST in legal:  # a go opens: adjust only to change something, and settle
+                changing = placed or wanted
+                return ADJUST if changing and observation["placing_round"] <= SETTLE else DONE
+            for action in legal:  # take back what is not wanted, then place what is
+                if action.verb == "take" and action.target in placed:
+                    return action
             for action in legal:
                 if action.verb == "place" and action.target in wanted:
                     return action

@@ -1,7 +1,8 @@
 """GOTCHA!'s procedure: the six phases of a turn, twelve turns, and the final scoring.
 
 A turn (seed, "ゲームの流れ"): 1 the turn player opens the top gacha card; 2 everyone places
-cards face down (rounds of hidden placing, counts public); 3 everyone picks in secret which of
+cards face down (rounds of hidden placing, counts public, each go opening with "no change" or
+"adjust", until a round without a change); 3 everyone picks in secret which of
 them to turn up, the picks are revealed together and the spends give the rolling order; 4
 announcements (operator notices from hand, round after round until everyone passes in a row);
 5 the next roller rolls the d10 (a miss: announcements again, then the next roller; everyone
@@ -44,7 +45,7 @@ from gachapress.games.gotcha.model import GachaCard, Gotcha, ITunedCard, NoticeC
 
 SETUP, PLACE, REVEAL, ANNOUNCE = "setup", "place", "reveal", "announce"
 KEEP, REDRAW = Action("keep"), Action("redraw")
-DONE, PASS = Action("done"), Action("pass")
+DONE, PASS, ADJUST = Action("done"), Action("pass"), Action("adjust")
 #: Moves whose card only its owner sees: face-down placing, taking back and secret picks.
 UNSEEN_MOVES = frozenset({"place", "take", "reveal"})
 
@@ -92,9 +93,10 @@ class GotchaState(PhasedState):
     """
 
     # Slots, not an instance dict: CPython 3.11 keeps an object's attributes inline (fast to
-    # read, and ``self.f()`` finds its method fast) only up to 30 names, and this state has 36
+    # read, and ``self.f()`` finds its method fast) only up to 30 names, and this state has 37
     # besides the base class's 7, which stay in the (then small) instance dict.
     __slots__ = (
+        "adjusting",
         "announced",
         "by_id",
         "claimed",
@@ -111,6 +113,7 @@ class GotchaState(PhasedState):
         "place_action",
         "placed",
         "placed_now",
+        "placing_limit_hit",
         "placing_round",
         "queue",
         "rebuilds",
@@ -177,6 +180,8 @@ class GotchaState(PhasedState):
         self.step = 0  # index into ``order``
         self.placing_round = 0
         self.round_changed = False
+        self.adjusting = False  # this go began with "adjust", not "done" (hidden-placement)
+        self.placing_limit_hit = False  # clarification placing-limit: never in real play
         self.placed_now: dict[str, int] = {}  # this go's placings and takings, by card id
         self.taken_now: dict[str, int] = {}
         self._setup()
@@ -242,9 +247,15 @@ class GotchaState(PhasedState):
     def end_condition(self) -> str:
         return self.model.end.when if self.phase == OVER else "unfinished"
 
+    def rare_events(self) -> dict[str, bool]:
+        """Clarification placing-limit: a bound on placing rounds that real play never reaches."""
+        return {"placing-limit": self.placing_limit_hit}
+
     def _legal_actions(self) -> list[Action]:
         phase, seat = self.phase, self.turn
         if phase == PLACE:
+            if not self.adjusting:  # a go opens with: no change, or adjust (hidden-placement)
+                return [DONE, ADJUST]
             # A card moved on this go is not moved back on the same go (hidden-placement).
             ids = self.hands[seat]
             keys = dict.fromkeys(ids)
@@ -280,6 +291,8 @@ class GotchaState(PhasedState):
         if phase == PLACE:
             if action is DONE:
                 self._placing_done()
+            elif action is ADJUST:
+                self.adjusting = True
             else:
                 self._move(action)
         elif phase == ANNOUNCE:
@@ -327,6 +340,8 @@ class GotchaState(PhasedState):
                     return
                 self.step += 1
             if rules.placing_over(self.model, self.placing_round, self.round_changed):
+                # Over although something changed: the safety valve (placing-limit).
+                self.placing_limit_hit |= self.round_changed
                 self._start_reveal()
                 return
             self.placing_round += 1
@@ -349,6 +364,7 @@ class GotchaState(PhasedState):
         # come back, never which (clarification placing-moves-count).
         if self.placed_now or self.taken_now:
             self.round_changed = True
+        self.adjusting = False
         self.step += 1
         self._next_placer()
 
@@ -535,6 +551,7 @@ class GotchaState(PhasedState):
             ],
             "placing_round": self.placing_round,
             "round_changed": self.round_changed,
+            "adjusting": self.adjusting,
             # Picks stay secret until everyone has chosen; then they are face up.
             "revealed": [
                 list(r) if not picking or seat == player else None
@@ -621,6 +638,8 @@ class GotchaState(PhasedState):
             self.step,
             self.placing_round,
             self.round_changed,
+            self.adjusting,
+            self.placing_limit_hit,
             tuple(sorted(self.placed_now.items())),
             tuple(sorted(self.taken_now.items())),
             self.rng.getstate(),

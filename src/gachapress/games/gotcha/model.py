@@ -149,9 +149,10 @@ class Spending(Strict):
     """Sort keys of the rolling order, first to last; the last must settle every tie."""
     min_revealed_to_roll: Annotated[int, Field(ge=0, le=10)]
     """Cards a player must reveal to roll at all (clarification no-reveal-no-roll)."""
-    placing_rounds: Annotated[int, Field(ge=1, le=10)]
-    """The most rounds of placing face-down cards before the reveal (clarification
-    hidden-placement); placing also ends after a round in which nobody changed anything."""
+    placing_round_limit: Annotated[int, Field(ge=1, le=1_000_000)]
+    """A safety valve: placing ends after a round in which nobody changed anything (seed, "2.課金
+    準備"), or after this many rounds, a bound set so high that real play never reaches it
+    (clarification placing-limit; ``rare_events`` counts the games that do)."""
 
 
 class Announcements(Strict):

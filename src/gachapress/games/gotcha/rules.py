@@ -240,13 +240,14 @@ def placing_over(game: Gotcha, placing_round: int, changed: bool) -> bool:
     change too, since the others cannot tell).
 
     Seed, "2.課金準備": players put cards face down and may add or take back cards while watching
-    the others, until nobody wants to change anything more. Clarification hidden-placement makes
-    it finite: it ends after a round in which nobody changed anything, or after
-    ``spending.placing_rounds`` rounds.
+    the others; once every player declares they will change nothing more, spending begins. So
+    placing ends after a round in which every player said "no change" (clarification
+    hidden-placement). Only as a safety valve that play never reaches does it end after
+    ``spending.placing_round_limit`` rounds (clarification placing-limit).
     """
     if placing_round < 1:
         raise ValueError(f"placing rounds are numbered from 1, not {placing_round}")
-    return not changed or placing_round >= game.spending.placing_rounds
+    return not changed or placing_round >= game.spending.placing_round_limit
 
 
 @RULES.rule
