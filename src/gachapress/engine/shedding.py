@@ -3,6 +3,7 @@ drawn when none can (the pile, reshuffled, refilling an empty deck), the empty h
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from gachapress.engine.core import Action
@@ -136,6 +137,6 @@ class SheddingState(HiddenHandsState):
         """The deck and the other seats' hands."""
         return [[self.deck, *self.other_hands(player)]]
 
-    def seen_places(self, player: int) -> list[Any]:
+    def seen_places(self, player: int) -> list[Iterable[Any]]:
         """The player's hand and the pile."""
         return [self.hands[player], self.pile]
