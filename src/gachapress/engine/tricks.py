@@ -85,21 +85,21 @@ class TrickTakingState(HiddenHandsState):
         self.taken[winner].append(cards)
         self.event("trick", winner=winner, cards=[card_id(card) for card in cards])
         if any(self.hands):
-            self.lead = self.turn = winner
+            self.start_trick(winner)
         else:
             self.end_hand()
 
     # -- the family's work ---------------------------------------------------------------------
     def deal_hand(self, cards: list[Any], size: int, lead: int) -> list[Any]:
         """Shuffle ``cards``, deal ``size`` to each hand, no tricks taken yet, ``lead`` to lead
-        (``start_hand``); the cards left over."""
+        (``start_trick``); the cards left over."""
         rest = self.deal_hands(cards, size)
         self.taken = [[] for _ in range(self.players)]
-        self.start_hand(lead)
+        self.start_trick(lead)
         return rest
 
-    def start_hand(self, lead: int) -> None:
-        """An empty trick, led by ``lead``."""
+    def start_trick(self, lead: int) -> None:
+        """A new trick, led by ``lead``; who plays after whom as ``seat_players`` says."""
         self.trick_seats, self.trick_cards = [], []
         self.lead = self.turn = lead
         self.seat_players()

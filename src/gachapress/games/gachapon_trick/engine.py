@@ -156,7 +156,7 @@ class GachaponState(TrickTakingState):
         self.discard: list[Toy | Card] = []
         self.offer: list[Toy] = []
         self.phase = PLAY
-        self.start_hand(lead)
+        self.start_trick(lead)
         self.event("round", round=self.round, lead=lead)
 
     # -- the API -------------------------------------------------------------------------------
@@ -325,7 +325,7 @@ class GachaponState(TrickTakingState):
         else:
             if self.row.lead == "alternate":
                 leader = 1 - self.lead if self.players == 2 else (self.lead + 1) % self.players
-            self.start_hand(rules.next_in_play(self.model, leader, out))  # type: ignore[arg-type]
+            self.start_trick(rules.next_in_play(self.model, leader, out))  # type: ignore[arg-type]
             self.phase = PLAY
 
     # -- the round's end (seed: "Round End", "Game End") --------------------------------------
