@@ -1,11 +1,8 @@
-"""The scaffold's sample engine (a trick-taking game on the trick base), run on the scaffold's
-own sample deck as `gachapress new` writes it: random games through the engine harness."""
+"""The scaffold's sample engine (a trick-taking game on the trick base), loaded as a game's own
+engine module beside the sample deck `gachapress new` writes: random games through the harness."""
 
 from __future__ import annotations
 
-import dataclasses
-import importlib.util
-from importlib.machinery import SourceFileLoader
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -13,33 +10,27 @@ from typing import Any
 import pytest
 
 from gachapress.cli.new_cmd import new
-from gachapress.data.load import load_rules
-from gachapress.engine.core import Game
+from gachapress.engine.core import Game, load_game
 from tests.harness import simulate
 
-MODES = "modes:\n  standard: {players: [2, 3, 4], name: Standard, text: Tricks.}\n"
-
-
-def sample_engine() -> Any:
-    """The module the scaffold's engine file makes."""
-    path = str(files("gachapress.scaffold").joinpath("engine.py.txt"))
-    loader = SourceFileLoader("sample_engine", path)
-    spec = importlib.util.spec_from_loader("sample_engine", loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+#: What `new --engine` adds to game.yaml: the engine module and the player counts it plays.
+ENGINE_YAML = (
+    "engine: {module: engine.py}\n"
+    "modes:\n  standard: {players: [2, 3, 4], name: Standard, text: Tricks.}\n"
+)
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> Game:
+    """The scaffold's game with the sample engine copied into its folder."""
     root: Path = tmp_path_factory.mktemp("project")
     new("sample", root)
-    with (root / "rules/sample/game.yaml").open("a", encoding="utf-8") as file:
-        file.write(MODES)
-    data = load_rules("sample", root / "rules")
-    spec = dataclasses.replace(data.spec, engine=sample_engine().ENGINE)
-    return Game(dataclasses.replace(data, spec=spec))
+    folder = root / "rules/sample"
+    engine = files("gachapress.scaffold").joinpath("engine.py.txt").read_text(encoding="utf-8")
+    (folder / "engine.py").write_text(engine, encoding="utf-8")
+    with (folder / "game.yaml").open("a", encoding="utf-8") as file:
+        file.write(ENGINE_YAML)
+    return load_game("sample", root / "rules")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
