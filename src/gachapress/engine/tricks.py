@@ -4,7 +4,6 @@ game's rule, the lead passed to the winner, the hand over when the hands are emp
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from itertools import compress
 from typing import Any, TypeVar
 
 from gachapress.engine.core import Action
@@ -18,11 +17,8 @@ PLAY = "play"
 def follow_suit(hand: list[C], suits: Collection[str], suit: Callable[[C], str]) -> list[C]:
     """The cards of ``hand`` that may be played when one of ``suits`` must be followed: those of
     a suit to follow, or the whole hand when it holds none (or there is nothing to follow)."""
-    if suits:  # the cards whose suit is among ``suits``, picked in C (no frame per card)
-        following = list(compress(hand, map(suits.__contains__, map(suit, hand))))
-        if following:
-            return following
-    return hand[:]
+    following = [card for card in hand if suit(card) in suits]
+    return following or hand[:]
 
 
 class TrickTakingState(HiddenHandsState):

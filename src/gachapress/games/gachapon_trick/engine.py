@@ -232,7 +232,7 @@ class GachaponState(TrickTakingState):
         self.trick_size, self.next_seat = seating
 
     def trick_winner(self, cards: list[Toy]) -> int:
-        return rules.trick_winner(self.model, cards)
+        return rules.win_order(self.model, cards)[0]  # the rule trick_winner, one call less
 
     def take_trick(self, winner: int, seats: list[int], cards: list[Toy]) -> None:
         """The win goes down the ranking to the first player who can afford a card."""

@@ -9,7 +9,7 @@ from gachapress.games.gachapon_trick.model import GachaponTrick, ToyCard
 from gachapress.spec import RuleSet
 
 RULES = RuleSet()
-_COLOR, _ID = attrgetter("color"), attrgetter("id")
+_COLOR = attrgetter("color")
 
 
 @RULES.rule
@@ -19,7 +19,9 @@ def legal_plays(game: GachaponTrick, hand: list[ToyCard], trick: list[ToyCard]) 
     Seed, "Game Play": the lead may play any card; every later player must follow one of the
     suits already played if they hold any, and may play anything otherwise.
     """
-    return list(map(_ID, follow_suit(hand, {card.color for card in trick}, _COLOR)))
+    if not trick:
+        return [card.id for card in hand]
+    return [card.id for card in follow_suit(hand, {card.color for card in trick}, _COLOR)]
 
 
 @RULES.rule
