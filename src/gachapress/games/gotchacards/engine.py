@@ -25,14 +25,8 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
-from gachapress.engine.core import (
-    OVER,
-    Action,
-    Game,
-    PhasedState,
-    conceal_target,
-    permute_hidden,
-)
+from gachapress.engine.core import OVER, Action, Game
+from gachapress.engine.hands import HiddenHandsState, face_down_view
 from gachapress.games.gotchacards import rules
 from gachapress.games.gotchacards.model import CardType, Effect, GotchaCards
 from gachapress.spec import EngineOption
@@ -51,7 +45,6 @@ COMPETITIVE, PARTY = "competitive", "party"
 BEGINNER = "beginner"
 DONE = Action("done")
 #: Moves whose card only its owner sees: Player1's draft keeps and face-down plays.
-UNSEEN_MOVES = frozenset({"keep", "place", "play"})
 BECOME = (Action("become", "player1"), Action("become", "player2"))
 #: The steps that finish a resolved turn, in order (clarifications effect-priority-and-lanes,
 #: draw-order): reveal-time gains, the cards going to piles and trash with lucky bonuses, then
@@ -238,7 +231,7 @@ class _Tables:
         return action
 
 
-class GotchaState(PhasedState):
+class GotchaState(HiddenHandsState):
     """What both modes share: the deck and trash, hands, victory piles, drawing, the pausing
     resolution of a turn and the steps that finish it.
 
@@ -275,6 +268,9 @@ class GotchaState(PhasedState):
         "winner",
     )
     shared_attributes: ClassVar[tuple[str, ...]] = ("model", "tables")
+    #: Another's draft keep or face-down card reads ``keep ?``, ``place ?``, ``play ?``; the
+    #: face-down cards are seen in the ``reveal`` event.
+    unseen_moves = frozenset({"keep", "place", "play"})
 
     def __init__(
         self, game: Game, players: int, seed: int, mode: str, *, beginner: bool = False
@@ -565,21 +561,27 @@ class GotchaState(PhasedState):
 
     #: The state's lists hold only strings, None and numbers (at most two levels deep: hands,
     #: lanes, piles), and the plan and the choice being resolved are immutable.
-    clone = PhasedState.flat_clone
+    clone = HiddenHandsState.flat_clone
 
     # -- what a seat may see -------------------------------------------------------------------
-    def redact(self, entry: dict[str, Any], player: int) -> dict[str, Any]:
-        """Another's draft keep or face-down card reads ``keep ?``, ``place ?``, ``play ?``;
-        the face-down cards are seen in the ``reveal`` event."""
-        return conceal_target(entry, player, UNSEEN_MOVES)
+    def unseen_places(self, player: int) -> list[list[list[Any]]]:
+        """The deck (as far as it is shuffled), others' hands and the face-down cards."""
+        return [[self._deck, *self.other_hands(player), *self._face_down(player)]]
+
+    def seen_places(self, player: int) -> list[Iterable[Any]]:
+        """The player's hand, the trash, the victory piles and the face-up cards in play."""
+        return [self.hands[player], self.trash, *self.piles, *self._face_up(player)]
 
     def redeal(self, player: int, unseen: Collection[str], rng: random.Random) -> None:
-        others = [hand for seat, hand in enumerate(self.hands) if seat != player]
-        permute_hidden([self.deck, *others, *self._face_down(player)], unseen, rng)
-        self._legal = None
+        self._shuffle_top(len(self._deck))  # the whole deck in its places first
+        super().redeal(player, unseen, rng)
 
     def _face_down(self, player: int) -> list[list[Any]]:
         """The places of cards in play that ``player`` cannot see now."""
+        raise NotImplementedError
+
+    def _face_up(self, player: int) -> list[Iterable[Any]]:
+        """The places of cards in play that ``player`` sees now."""
         raise NotImplementedError
 
     # -- checks --------------------------------------------------------------------------------
@@ -617,18 +619,6 @@ class GotchaState(PhasedState):
             tuple(self.steal_options),
             self.rng.getstate(),
         )
-
-    def _hidden(self, player: int, hidden: set[str], visible: set[str]) -> set[str]:
-        """Hidden ids minus those a copy of which ``player`` can see (copies share ids)."""
-        hidden.update(self._deck)
-        for seat in range(self.players):
-            if seat != player:
-                hidden.update(self.hands[seat])
-        visible.update(self.hands[player])
-        visible.update(self.trash)
-        for pile in self.piles:
-            visible.update(pile)
-        return hidden - visible
 
 
 # ---------------------------------------------------------------------------------- Competitive
@@ -1086,25 +1076,19 @@ class CompetitiveState(GotchaState):
             "answers": list(self.answers) if self.phase == EFFECT else [],
         }
 
-    def hidden_from(self, player: int) -> set[str]:
-        other = 1 - player
-        hidden: set[str] = set()
-        visible = set(self.field[player])
-        if self.revealed:
-            visible.update(self.field[other])
-        else:
-            hidden.update(self.field[other])
-        if self.phase == KEEP and player != self.player1:
-            hidden.update(self.offer)
-        else:
-            visible.update(self.offer)
-        return self._hidden(player, hidden, visible)
-
     def _face_down(self, player: int) -> list[list[Any]]:
         hidden = [] if self.revealed else [self.field[1 - player]]
         if self.phase == KEEP and player != self.player1:
             hidden.append(self.offer)
         return hidden
+
+    def _face_up(self, player: int) -> list[Iterable[Any]]:
+        seen = [self.field[player]]
+        if self.revealed:
+            seen.append(self.field[1 - player])
+        if self.phase != KEEP or player == self.player1:
+            seen.append(self.offer)
+        return seen
 
     def _places(self) -> list[Iterable[str]]:
         return [*super()._places(), self.offer, *self.field]
@@ -1347,10 +1331,6 @@ class PartyState(GotchaState):
 
     # -- what a seat may see -------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
-        if self.revealed:
-            plays = list(self.plays)
-        else:
-            plays = [c if s == player else None for s, c in enumerate(self.plays)]
         return {
             "mode": PARTY,
             "phase": self.phase,
@@ -1367,27 +1347,18 @@ class PartyState(GotchaState):
             "trash": list(self.trash),
             "piles": [list(p) for p in self.piles],
             "played": [c is not None for c in self.plays],
-            "plays": plays,
+            "plays": face_down_view(self.plays, player, self.revealed),
             "revealed": self.revealed,
             "choice": self._choice_view(),
             "answers": list(self.answers) if self.phase == EFFECT else [],
         }
 
-    def hidden_from(self, player: int) -> set[str]:
-        hidden: set[str] = set()
-        visible: set[str] = set()
-        for seat, card in enumerate(self.plays):
-            if card is None:
-                continue
-            if self.revealed or seat == player:
-                visible.add(card)
-            else:
-                hidden.add(card)
-        return self._hidden(player, hidden, visible)
-
     def _face_down(self, player: int) -> list[list[Any]]:
         # The player's own play is one they see, so its id is never among the unseen.
         return [] if self.revealed else [self.plays]
+
+    def _face_up(self, player: int) -> list[Iterable[Any]]:
+        return [face_down_view(self.plays, player, self.revealed)]
 
     def _places(self) -> list[Iterable[str]]:
         return [*super()._places(), [c for c in self.plays if c is not None]]
