@@ -83,10 +83,15 @@ class EngineSpec:
 
 @dataclass
 class GameSpec:
-    """Everything the shared core needs to know about one game's package."""
+    """Everything the shared core needs to know about one game's package.
 
-    model: type[GameBase]
-    rules: RuleSet
+    A package whose game declares its card fields in decks.yaml leaves ``model`` out (None):
+    the model is then the one those declarations make, as for a game of data alone, and the
+    package adds only what it names (an engine, rules, checks)."""
+
+    model: type[GameBase] | None = None
+    """The game's validated model; None for the model of the fields declared in decks.yaml."""
+    rules: RuleSet = field(default_factory=RuleSet)
     checks: dict[str, CheckFunction] = field(default_factory=dict)
     """Game-specific consistency checks by id; each yields problems (see gachapress.checks)."""
     references: CheckFunction | None = None

@@ -11,12 +11,14 @@ from importlib import metadata
 from pathlib import Path
 
 import gachapress
+from gachapress.registry import package_files
 
 
 @cache
 def code_version(game_id: str) -> str:
     """A hash of the code and libraries that shape a game's outputs: the shared code and that
-    game's own package (not the other games'). Changing any of it rebuilds the game."""
+    game's own package (not the other games'; one installed beside gachapress as well).
+    Changing any of it rebuilds the game."""
     own = game_id.replace("-", "_")
     digest = hashlib.sha256()
     for rel, file_digest in _source_digests().items():
@@ -24,6 +26,8 @@ def code_version(game_id: str) -> str:
         if parts[0] == "games" and len(parts) > 2 and parts[1] != own:
             continue  # another game's package
         digest.update(f"{rel}\0{file_digest}\0".encode())
+    for file in package_files(game_id):  # a game package installed beside gachapress
+        digest.update(f"{file.name}\0{hash_file(file)}\0".encode())
     digest.update(_libraries().encode())
     return digest.hexdigest()
 

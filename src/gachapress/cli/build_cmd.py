@@ -19,6 +19,7 @@ from gachapress.cli.common import (
     cap_processes,
     check_card_language,
     echo,
+    note_local_engines,
     print_problems,
     select_games,
 )
@@ -113,6 +114,8 @@ def build_command(
     except OutputError as exc:
         echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
+    finally:
+        note_local_engines()
     if report.problems:
         print_problems(report.problems)
         failed = sorted({o.game for o in report.games if o.problems})

@@ -13,6 +13,7 @@ from gachapress.cli.common import (
     RootOption,
     echo,
     load_or_report,
+    note_local_engines,
     print_problems,
     rules_dir,
     select_games,
@@ -22,7 +23,9 @@ from gachapress.data.folders import find_games, unknown_folders
 from gachapress.data.load import GameData
 from gachapress.data.project_file import load_project
 from gachapress.errors import Problem, RulesError
+from gachapress.local_engine import unnamed_engine
 from gachapress.project import Templates
+from gachapress.registry import registered
 
 
 def check(
@@ -53,6 +56,7 @@ def check(
     loaded = []
     for game_id in selected:
         game = load_or_report(game_id, root)
+        note_local_engines()
         if game is None:
             echo(f"{game_id}: FAILED (the rules files do not load)")
             failed += 1
@@ -75,8 +79,13 @@ def check(
 def _check_game(game: GameData, root: Path) -> bool:
     reports = run_checks(game)
     faces = _face_problems(game, root)
+    named = game.model.engine is not None or game.id in registered()
     # a bad art file is found by the art check and again when its face is laid out: say it once
-    problems = {*(p for report in reports for p in report.problems), *faces}
+    problems = {
+        *(p for report in reports for p in report.problems),
+        *faces,
+        *unnamed_engine(game.folder, named),
+    }
     # the root cause first: a text that cannot be filled or a worked example that fails because
     # of a break elsewhere is still its own located problem, but comes after what broke
     derived = {p for r in reports if r.check in ("placeholders", "examples") for p in r.problems}

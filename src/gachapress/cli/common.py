@@ -16,6 +16,7 @@ from gachapress.data.folders import find_games
 from gachapress.data.load import GameData, load_rules
 from gachapress.data.project_file import load_project
 from gachapress.errors import Problem, RulesError, printable
+from gachapress.local_engine import loaded_notes
 
 RootOption = Annotated[
     Path,
@@ -102,6 +103,13 @@ def echo(message: object, *, err: bool = False, nl: bool = True) -> None:
 def print_problems(problems: list[Problem]) -> None:
     for problem in problems:
         echo(problem.format(), err=True)
+
+
+def note_local_engines() -> None:
+    """Say which engine modules of the games' own folders were loaded since last said, a line
+    each (``harbor: local engine rules/harbor/engine.py``), on standard error as every note."""
+    for line in loaded_notes():
+        echo(line, err=True)
 
 
 def load_or_report(game_id: str, root: Path) -> GameData | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +18,9 @@ from gachapress.data.model import GameBase
 from gachapress.data.validate import located_problems
 from gachapress.data.yamlsource import Locations, Mark, PathKey, load_yaml
 from gachapress.errors import Problem, RulesError
-from gachapress.registry import game_spec
-from gachapress.spec import GameSpec, RuleSet
+from gachapress.local_engine import local_spec, named_module
+from gachapress.registry import game_spec, registered_by
+from gachapress.spec import GameSpec
 
 #: The files of a game's folder and the top-level keys each one holds (None: all the others).
 RULES_FILES: dict[str, frozenset[str] | None] = {
@@ -100,7 +101,7 @@ def rules_from_data(
     """Validate and cross-check a game's plain data (as read from ``folder``, possibly varied);
     RulesError, located through ``locations``, when anything is off. A game with a registered
     package is validated by its package's model; a game of data alone by its declared fields."""
-    spec = game_spec(game_id) or data_spec(game_id, data, locations)
+    spec = _game_spec(game_id, folder, data, locations)
     try:
         model = spec.model.model_validate(data, context={"lang": _only_language(data)})
     except ValidationError as exc:  # with the duplicate ids, so one pass reports every defect
@@ -123,13 +124,39 @@ def _only_language(data: dict[str, Any]) -> str | None:
     return None
 
 
+def _game_spec(game_id: str, folder: Path, data: dict[str, Any], locations: Locations) -> GameSpec:
+    """What validates and plays a game: its registered package (with the model its decks
+    declare when the package leaves the model out), the engine module of its folder that
+    game.yaml names, or neither (a game of data alone). A package and a module for one game
+    are refused: which plays it would depend on what happens to be installed."""
+    package = game_spec(game_id)
+    module = named_module(data)
+    where = Mark(folder / GAME_FILE, 1, 1)  # a sweep's worker has the data without locations
+    if locations.values:
+        where = locations.at(("engine", "module"))
+    if package is not None and module is not None:
+        message = (
+            f"game.yaml names the engine module {module}, but the installed package "
+            f"{registered_by(game_id)} also registers {game_id}: remove one of them"
+        )
+        raise RulesError([where.problem(message)])
+    if package is not None and package.model is not None:
+        return package
+    declared = data_spec(game_id, data, locations)
+    if package is not None:
+        return replace(package, model=declared.model)
+    if module is not None:
+        return local_spec(game_id, folder, module, where, declared.model)
+    return declared
+
+
 def data_spec(game_id: str, data: dict[str, Any], locations: Locations) -> GameSpec:
     """The spec of a game of data alone: the model its decks' declared fields make, no rules."""
     try:
         fields = declared_fields(data)
     except ValidationError as exc:
         raise RulesError(located_problems(exc, data, locations)) from None
-    return GameSpec(model=declared_model(game_id, fields), rules=RuleSet())
+    return GameSpec(model=declared_model(game_id, fields))
 
 
 def _read_folder(folder: Path) -> tuple[dict[str, Any], Locations]:

@@ -199,6 +199,14 @@ class PlayTime(Strict):
     max: Annotated[int, Field(ge=1, le=600)]
 
 
+class EngineModule(Strict):
+    """``engine: {module: engine.py}``: the game is played by a Python module of its own folder
+    (see ``gachapress.local_engine`` for what it must define), loaded only when named."""
+
+    module: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    """The module's path inside the game's folder."""
+
+
 class Component(Strict):
     """A line of the component list: a deck (with the size the seed states) or another item."""
 
@@ -378,6 +386,8 @@ class GameBase(Strict):
     modes: dict[Id, Mode] = {}
     """Ways to play with their player counts; a game of data alone may leave them out."""
     play_time: PlayTime | None = None
+    engine: EngineModule | None = None
+    """The game's own engine module, when it has one (a package may register one instead)."""
     components: list[Component] = []
     """The component list; left out, it is the decks, each with its size."""
     decks: Decks

@@ -22,7 +22,7 @@ def game_schema(game_id: str, rules_dir: Path) -> dict[str, Any]:
     document, so the top level requires nothing; `gachapress check` still insists on every
     required key."""
     spec = game_spec(game_id)
-    if spec is not None:
+    if spec is not None and spec.model is not None:
         schema = spec.model.model_json_schema(by_alias=True, mode="validation")
     else:
         _, data, locations = read_rules_data(game_id, rules_dir)

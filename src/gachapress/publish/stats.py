@@ -23,6 +23,7 @@ from typing import Any
 import gachapress
 from gachapress.data.load import GameData, load_rules
 from gachapress.data.played import play_data
+from gachapress.registry import package_files
 from gachapress.sim import SimSpec, run_sims
 
 #: Games played for each mode, player count and bot. GACHAPRESS_BOOK_GAMES overrides it (a
@@ -137,7 +138,17 @@ def cache_key(game: GameData, games: int, seed: int) -> str:
     package = Path(gachapress.__file__).parent
     for file in _played_code(package, game.id):
         digest.update(str(file.relative_to(package)).encode() + b"\0" + file.read_bytes())
+    for file in _engine_code(game):
+        digest.update(file.name.encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _engine_code(game: GameData) -> list[Path]:
+    """The engine's own files outside gachapress: the module of the game's folder that its
+    game.yaml names, or the installed package that registers it."""
+    if game.model.engine is not None:
+        return [(game.folder / game.model.engine.module).resolve()]
+    return package_files(game.id)
 
 
 def _played_code(package: Path, game_id: str) -> list[Path]:

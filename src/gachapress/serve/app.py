@@ -23,6 +23,7 @@ from starlette.routing import Route
 
 from gachapress.assembly import names
 from gachapress.assembly.builder import PAPERS, BuildOptions, load_game_data
+from gachapress.local_engine import loaded_notes
 from gachapress.registry import has_engine
 from gachapress.render.fonts import japanese_font_path
 from gachapress.serve import files, sheets
@@ -64,6 +65,8 @@ class Preview:
         touches."""
         self.unpublished.update(games)
         result = rebuild(self.options, games, quick=quick, report=self.report)
+        for line in loaded_notes():  # an engine module of a game's folder, loaded or reloaded
+            self.report(line)
         problems = {**self.live.problems, **result.problems}
         if result.published:  # out/ is whole and current: what blocked it is gone
             self.unpublished.difference_update(games)
@@ -179,7 +182,8 @@ class PreviewServer(uvicorn.Server):
 
 def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starlette:
     out = preview.options.out
-    playable = [game for game in preview.games if has_engine(game)]  # a Play page each
+    rules = preview.options.root / "rules"
+    playable = [game for game in preview.games if has_engine(game, rules / game)]  # Play pages
 
     def page(html: str, pdfs: bool = False) -> HTMLResponse:
         live = preview.live
@@ -280,7 +284,7 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
         Route("/_serve/gallery/{game}", gallery),
         Route("/_serve/sheets/{game}", sheet_list),
         Route("/_serve/sheets/{game}/{paper}/{page:int}.png", sheet_picture),
-        *play_routes(preview.options.root / "rules", playable, page, preview.tables),
+        *play_routes(rules, playable, page, preview.tables),
         Route("/{path:path}", out_file),
     ]
     return Starlette(

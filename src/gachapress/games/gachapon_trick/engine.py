@@ -12,14 +12,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from gachapress.data.model import Card
-from gachapress.engine.core import (
-    OVER,
-    Action,
-    Game,
-    PhasedState,
-    card_ids,
-    permute_hidden,
-)
+from gachapress.engine.core import OVER, Action, Game, card_ids
+from gachapress.engine.hands import deal
+from gachapress.engine.tricks import TrickTakingState
 from gachapress.games.gachapon_trick import rules
 from gachapress.games.gachapon_trick.model import GachaponTrick
 
@@ -72,7 +67,7 @@ class _Tables:
         self.tops_per_trick = purchase.top_of_deck_per_trick
 
 
-class GachaponState(PhasedState):
+class GachaponState(TrickTakingState):
     """A game of Gachapon Trick in progress (seed: every section; clarifications in YAML)."""
 
     # Slots, not an instance dict: CPython 3.11 keeps an object's attributes inline, where
@@ -148,14 +143,9 @@ class GachaponState(PhasedState):
     def _start_round(self, lead: int) -> None:
         n, row = self.players, self.row
         self.round += 1
-        deck = list(self.toys)
-        self.shuffle(deck)
-        self.hands = [deck[i * row.hand : (i + 1) * row.hand] for i in range(n)]
-        dealt = n * row.hand
-        self.piles = [
-            deck[dealt + i * row.draw_pile : dealt + (i + 1) * row.draw_pile] for i in range(n)
-        ]
-        self.stack: list[Toy | Card] = [*deck[dealt + n * row.draw_pile :], self.refund_card]
+        deck = self.deal_hands(self.toys, row.hand)
+        self.piles = deal(deck, n, row.draw_pile)
+        self.stack: list[Toy | Card] = [*deck, self.refund_card]
         self.shuffle(self.stack)
         self.money = [row.money] * n
         self.bank = 0  # money paid minus refunds this round (clarification where-money-goes)
@@ -164,13 +154,9 @@ class GachaponState(PhasedState):
         self.refund_holder: int | None = None
         self.out = [False] * n
         self.discard: list[Toy | Card] = []
-        self.trick_seats: list[int] = []  # the trick so far: who played ...
-        self.trick_cards: list[Toy] = []  # ... what, in play order
         self.offer: list[Toy] = []
-        self.lead = lead
-        self.turn = lead
         self.phase = PLAY
-        self._seat_players()
+        self.start_hand(lead)
         self.event("round", round=self.round, lead=lead)
 
     # -- the API -------------------------------------------------------------------------------
@@ -214,7 +200,7 @@ class GachaponState(PhasedState):
 
     def _apply(self, action: Action) -> None:
         if self.phase == PLAY:
-            self._play(self.card_of[action])
+            self.play(self.card_of[action])
         elif action is DONE:
             self._done()
         elif action is BUY_TOP:
@@ -225,17 +211,7 @@ class GachaponState(PhasedState):
             self._buy(self.card_of[action])
 
     # -- playing a trick (seed: "Game Play", "Changes for 2 Players") --------------------------
-    def _play(self, card: Toy) -> None:
-        seat = self.turn
-        self.hands[seat].remove(card)
-        self.trick_seats.append(seat)
-        cards = self.trick_cards
-        cards.append(card)
-        self.turn = self.next_seat[seat]  # type: ignore[assignment]  # None only with all out
-        if len(cards) == self.trick_size:
-            self._resolve_trick()
-
-    def _seat_players(self) -> None:
+    def seat_players(self) -> None:
         """Who plays after whom in the coming tricks (``next_seat``) and how many cards make a
         trick (``trick_size``): two players alternate until the trick is full; otherwise each
         player still in plays once, the next being the rule ``next_in_play``. Worked out once
@@ -255,17 +231,19 @@ class GachaponState(PhasedState):
             seating = self.seatings[key] = (size, after)
         self.trick_size, self.next_seat = seating
 
-    def _resolve_trick(self) -> None:
+    def trick_winner(self, cards: list[Toy]) -> int:
+        return rules.trick_winner(self.model, cards)
+
+    def take_trick(self, winner: int, seats: list[int], cards: list[Toy]) -> None:
         """The win goes down the ranking to the first player who can afford a card."""
-        model, money, seats, cards = self.model, self.money, self.trick_seats, self.trick_cards
-        ranking = [seats[i] for i in rules.win_order(model, cards)]
-        winner = ranking[0]
-        buyer = None
-        for seat in dict.fromkeys(ranking):
-            if rules.can_afford(model, money[seat], cards):
-                buyer = seat
-                break
-        self.trick_seats, self.trick_cards = [], []
+        model, money = self.model, self.money
+        buyer: int | None = winner
+        if not rules.can_afford(model, money[winner], cards):
+            buyer = None
+            for seat in dict.fromkeys([seats[i] for i in rules.win_order(model, cards)]):
+                if rules.can_afford(model, money[seat], cards):
+                    buyer = seat
+                    break
         self.event("trick", winner=winner, buyer=buyer)
         if buyer is None:  # clarification nobody-can-buy
             self.discard += cards
@@ -347,9 +325,8 @@ class GachaponState(PhasedState):
         else:
             if self.row.lead == "alternate":
                 leader = 1 - self.lead if self.players == 2 else (self.lead + 1) % self.players
-            self.lead = rules.next_in_play(self.model, leader, out)  # type: ignore[assignment]
-            self._seat_players()
-            self.turn, self.phase = self.lead, PLAY
+            self.start_hand(rules.next_in_play(self.model, leader, out))  # type: ignore[arg-type]
+            self.phase = PLAY
 
     # -- the round's end (seed: "Round End", "Game End") --------------------------------------
     def _end_round(self) -> None:
@@ -398,10 +375,7 @@ class GachaponState(PhasedState):
             "hand_sizes": [len(h) for h in self.hands],
             "pile_sizes": [len(p) for p in self.piles],
             "stack_size": len(self.stack),
-            "trick": [
-                [seat, card.id]
-                for seat, card in zip(self.trick_seats, self.trick_cards, strict=True)
-            ],
+            "trick": self.trick_view(),
             "offer": [c.id for c in self.offer] if self.phase == BUY else [],
             "money": list(self.money),
             "spent": list(self.spent),
@@ -436,20 +410,13 @@ class GachaponState(PhasedState):
             self.rng.getstate(),
         )
 
-    def hidden_from(self, player: int) -> set[str]:
-        hidden = {c.id for c in self.stack}
-        for seat in range(self.players):
-            if seat != player:
-                hidden.update(c.id for c in self.hands[seat])
-            hidden.update(c.id for c in self.piles[seat])
-        return hidden
+    def unseen_places(self, player: int) -> list[list[list[Any]]]:
+        """Others' hands, every face-down draw pile and the stack."""
+        return [[*self.other_hands(player), *self.piles, self.stack]]
 
     def redeal(self, player: int, unseen: Collection[str], rng: random.Random) -> None:
         """Toy cards only: the Refund card stays where it is in the stack."""
-        others = [hand for seat, hand in enumerate(self.hands) if seat != player]
-        toys = set(unseen) - {self.refund_card.id}
-        permute_hidden([*others, *self.piles, self.stack], toys, rng)
-        self._legal = None
+        super().redeal(player, set(unseen) - {self.refund_card.id}, rng)
 
     def check_invariants(self) -> None:
         """Every card is in exactly one place; money only moves between players and the bank."""

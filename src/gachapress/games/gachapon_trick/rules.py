@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
+from gachapress.engine.tricks import follow_suit
 from gachapress.games.gachapon_trick.model import GachaponTrick, ToyCard
 from gachapress.spec import RuleSet
 
 RULES = RuleSet()
+_COLOR = attrgetter("color")
 
 
 @RULES.rule
@@ -15,12 +19,7 @@ def legal_plays(game: GachaponTrick, hand: list[ToyCard], trick: list[ToyCard]) 
     Seed, "Game Play": the lead may play any card; every later player must follow one of the
     suits already played if they hold any, and may play anything otherwise.
     """
-    if trick:
-        suits = {card.color for card in trick}
-        following = [card.id for card in hand if card.color in suits]
-        if following:
-            return following
-    return [card.id for card in hand]
+    return [card.id for card in follow_suit(hand, {card.color for card in trick}, _COLOR)]
 
 
 @RULES.rule

@@ -22,31 +22,21 @@ touched once a turn, stay models.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Iterable
 from itertools import chain
 from operator import attrgetter
 from typing import Any, ClassVar
 
 from gachapress.data.model import Card
-from gachapress.engine.core import (
-    OVER,
-    Action,
-    Game,
-    PhasedState,
-    card_ids,
-    conceal_target,
-    permute_hidden,
-)
+from gachapress.engine.core import OVER, Action, Game, card_ids
+from gachapress.engine.hands import HiddenHandsState, face_down_view
 from gachapress.games.gotcha import rules
 from gachapress.games.gotcha.model import GachaCard, Gotcha, ITunedCard, NoticeCard
 
 SETUP, PLACE, REVEAL, ANNOUNCE = "setup", "place", "reveal", "announce"
 KEEP, REDRAW = Action("keep"), Action("redraw")
 DONE, PASS = Action("done"), Action("pass")
-#: Moves whose card only its owner sees: face-down placing, taking back and secret picks.
-UNSEEN_MOVES = frozenset({"place", "take", "reveal"})
 
 
 class _Tables:
@@ -81,7 +71,7 @@ def _ids(cards: list[Any]) -> list[str]:
     return list(map(_ID, cards))
 
 
-class GotchaState(PhasedState):
+class GotchaState(HiddenHandsState):
     """A game of GOTCHA! in progress (seed: every section; clarifications in YAML).
 
     Where the cards are: ``draw`` (the iTuned and notice deck, top last), ``gacha_deck`` (top
@@ -132,6 +122,9 @@ class GotchaState(PhasedState):
         "used",
     )
     max_actions_per_player: ClassVar[int] = 4000
+    #: Moves whose card only its owner sees: face-down placing, taking back and secret picks;
+    #: the picks are seen in the ``revealed`` event once everyone has chosen.
+    unseen_moves = frozenset({"place", "take", "reveal"})
     shared_attributes = (
         "model",
         "tables",
@@ -183,7 +176,7 @@ class GotchaState(PhasedState):
 
     #: Cards and ids are immutable and shared; the state's lists (of lists) and dicts of them
     #: are copied.
-    clone = PhasedState.flat_clone
+    clone = HiddenHandsState.flat_clone
 
     # -- setup (seed: "ゲームを遊ぶ前の準備") ----------------------------------------------------
     def _setup(self) -> None:
@@ -536,10 +529,7 @@ class GotchaState(PhasedState):
             "placing_round": self.placing_round,
             "round_changed": self.round_changed,
             # Picks stay secret until everyone has chosen; then they are face up.
-            "revealed": [
-                list(r) if not picking or seat == player else None
-                for seat, r in enumerate(self.revealed)
-            ],
+            "revealed": face_down_view(map(list, self.revealed), player, not picking),
             "spends": [list(s) for s in self.spends] if not picking else None,
             "queue": list(self.queue),
             "held_back": sorted(self.held_back[player]),
@@ -552,45 +542,28 @@ class GotchaState(PhasedState):
             "may_redraw": self.phase == SETUP and self.turn == player and self._may_redraw(player),
         }
 
-    def hidden_from(self, player: int) -> set[str]:
-        """Ids no copy of which ``player`` may see: the decks, others' hands and face-down
-        cards, others' secret picks (less the cards everyone saw shown for a redraw)."""
-        hidden = set(self.draw)
-        hidden.update(c.id for c in self.gacha_deck)
-        picking = self.phase == REVEAL
-        for seat in range(self.players):
-            if seat != player:
-                hidden.update(self.hands[seat])
-                hidden.update(self.placed[seat])
-                if picking:
-                    hidden.update(self.revealed[seat])
-        visible = set(self.hands[player])
-        visible.update(self.placed[player])
-        visible.update(self.discard)
-        visible.update(self.used)
-        visible.update(c.id for c in self.removed)
-        for seat in range(self.players):
-            visible.update(self.shown[seat])
-            visible.update(c.id for c in self.claimed[seat])
-            if not picking or seat == player:
-                visible.update(self.revealed[seat])
-        if self.gacha is not None:
-            visible.add(self.gacha.id)
-        return hidden - visible
-
-    def redact(self, entry: dict[str, Any], player: int) -> dict[str, Any]:
-        """Others' placing, taking back and picking read ``place ?``; the picks are seen in the
-        ``revealed`` event once everyone has chosen."""
-        return conceal_target(entry, player, UNSEEN_MOVES)
-
-    def redeal(self, player: int, unseen: Collection[str], rng: random.Random) -> None:
+    def unseen_places(self, player: int) -> list[list[list[Any]]]:
+        """The decks, others' hands and face-down cards, others' secret picks."""
         others = [seat for seat in range(self.players) if seat != player]
         face_down = [self.placed[s] for s in others]
         if self.phase == REVEAL:  # secret picks still count as face down
             face_down += [self.revealed[s] for s in others]
-        permute_hidden([self.draw, *(self.hands[s] for s in others), *face_down], unseen, rng)
-        permute_hidden([self.gacha_deck], unseen, rng)
-        self._legal = None
+        return [[self.draw, *(self.hands[s] for s in others), *face_down], [self.gacha_deck]]
+
+    def seen_places(self, player: int) -> list[Iterable[Any]]:
+        """Everything face up, the player's own cards, the hands shown for a redraw."""
+        picking = self.phase == REVEAL
+        return [
+            self.hands[player],
+            self.placed[player],
+            self.discard,
+            self.used,
+            self.removed,
+            *self.shown,
+            *self.claimed,
+            *(r for seat, r in enumerate(self.revealed) if not picking or seat == player),
+            [self.gacha],
+        ]
 
     def snapshot(self) -> Any:
         ids = card_ids

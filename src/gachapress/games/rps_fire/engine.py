@@ -17,26 +17,16 @@ hundred bytecodes an action, a method call is a tenth of an action's cost.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain, combinations
 from typing import Any, ClassVar
 
-from gachapress.engine.core import (
-    HIDDEN,
-    OVER,
-    Action,
-    Game,
-    PhasedState,
-    State,
-    permute_hidden,
-)
-from gachapress.errors import GachapressError
+from gachapress.engine.core import HIDDEN, OVER, Action, Game, State
+from gachapress.engine.shedding import DRAW, PASS, SheddingState
 from gachapress.games.rps_fire import rules
 from gachapress.games.rps_fire.model import RpsCard, RpsFire
 
 PLAY, GIVE = "play", "give"
-DRAW = Action("draw")
-PASS = Action("pass")
 
 
 def play_action(face: str, copies: int) -> Action:
@@ -195,7 +185,7 @@ class _Seating:
         self.seats = range(players)
 
 
-class RpsFireState(PhasedState):
+class RpsFireState(SheddingState):
     """A game of Rock, Paper, Scissors, Fire in progress (seed: every section; clarifications
     in rules/rps-fire/clarifications.yaml)."""
 
@@ -225,25 +215,7 @@ class RpsFireState(PhasedState):
     #    pile-start, round-starter) -----------------------------------------------------------
     def _start_round(self) -> None:
         self.round += 1
-        deck = list(self.tables.deck)
-        self.shuffle(deck)
-        hand = self.seating.hand
-        self.hands = [deck[seat * hand : (seat + 1) * hand] for seat in range(self.players)]
-        del deck[: self.players * hand]
-        self.deck = deck
-        self.pile: list[str] = []
-        starts = self.tables.starts_pile
-        for _ in range(self.model.pile_start.cards):
-            card = deck.pop()
-            while not starts[card]:  # a fire alarm goes back and the next card is turned
-                if not any(starts[other] for other in deck):  # data the checks refuse
-                    raise GachapressError(
-                        f"round {self.round}: no card left in the deck can start the pile"
-                    )
-                deck.append(card)
-                self.shuffle(deck)
-                card = deck.pop()
-            self.pile.append(card)
+        self.deal_round(self.tables.deck, self.seating.hand, self.model.pile_start.cards)
         self.turn = self.starter
         self.phase = PLAY
         self.passes = 0
@@ -280,9 +252,7 @@ class RpsFireState(PhasedState):
         if not plays:
             # Nothing beats the pile: draw one card at a time, or pass with nothing to draw
             # (clarifications draw-until-can, deck-runs-out). A card in the deck can be drawn.
-            if self.deck or rules.drawable(self.model, 0, len(self.pile)):
-                return [DRAW]
-            return [PASS]
+            return [DRAW] if self.can_draw() else [PASS]
         if len(plays) == 1 or len({*plays}) == len(plays):  # one copy of each: one play each
             return plays
         faces = dict.fromkeys(filter(first.__contains__, hand))
@@ -307,7 +277,7 @@ class RpsFireState(PhasedState):
         play = tables.play_of.get(action)
         if play is None:
             if action is DRAW:
-                self._draw(seat)
+                self.draw(seat)
             else:
                 self._pass()
             return
@@ -323,25 +293,19 @@ class RpsFireState(PhasedState):
         self.passes = 0
         self.open_pile = False
         if tables.ends_round[len(hand)]:
-            self._end_round(went_out=seat)
+            self.went_out(seat)
         elif face in tables.alarms and tables.goes_off[len(hand)]:
             self.effects_left = tables.effects[copies]
             self._alarm(seat, face)
         else:
             self.turn = self.seating.next[seat]
 
-    def _draw(self, seat: int) -> bool:
-        """One card from the deck to ``seat``'s hand, refilling the deck from the pile (all but
-        its top card) when it is empty; False when there is nothing to draw."""
-        if not self.deck:
-            if not rules.drawable(self.model, 0, len(self.pile)):
-                return False
-            self.deck = self.pile[:-1]
-            del self.pile[:-1]
-            self.shuffle(self.deck)
-            self.event("refill", cards=len(self.deck))
-        self.hands[seat].append(self.deck.pop())
-        return True
+    def can_refill(self) -> bool:
+        return rules.drawable(self.model, 0, len(self.pile))
+
+    def can_start_pile(self, card: str) -> bool:
+        """A fire alarm turned up goes back (clarification pile-start)."""
+        return self.tables.starts_pile[card]
 
     def _pass(self) -> None:
         """Nothing to play and nothing to draw (clarifications deck-runs-out and
@@ -366,7 +330,7 @@ class RpsFireState(PhasedState):
         else:
             drew = 0
             for _ in range(draw):
-                if not self._draw(seat):
+                if not self.draw(seat):
                     break
                 drew += 1
         self.log.append(
@@ -443,15 +407,16 @@ class RpsFireState(PhasedState):
         self.turn = self.seating.next[seat]
 
     # -- the round's end (seed: "Ending & Scoring the Round", "Crown a Champion") -------------
-    def _end_round(self, went_out: int) -> None:
-        points = rules.round_scores(self.model, self.hands, went_out)
+    def went_out(self, seat: int) -> None:
+        """The round ends when a player goes out: it is scored, and the next dealt."""
+        points = rules.round_scores(self.model, self.hands, seat)
         self.history.append(points)
         self.totals = [total + p for total, p in zip(self.totals, points, strict=True)]
-        self.rounds_out[went_out] += 1
+        self.rounds_out[seat] += 1
         self.event(
             "scored",
             round=self.round,
-            went_out=went_out,
+            went_out=seat,
             hands=[list(hand) for hand in self.hands],
             points=points,
         )
@@ -480,13 +445,6 @@ class RpsFireState(PhasedState):
             "starter": self.starter,
         }
 
-    def hidden_from(self, player: int) -> set[str]:
-        hidden = set(self.deck)
-        for seat, hand in enumerate(self.hands):
-            if seat != player:
-                hidden.update(hand)
-        return hidden - set(self.hands[player]) - set(self.pile)
-
     def redact(self, entry: dict[str, Any], player: int) -> dict[str, Any]:
         """A card taken or given by a fire alarm is seen by its giver and its taker only (the
         others see that a card moved): ``give ? to 2``, and ``?`` in the alarm's ``took``."""
@@ -501,11 +459,6 @@ class RpsFireState(PhasedState):
         if recipient == player:
             return entry
         return {**entry, "action": str(give_action(HIDDEN, recipient))}
-
-    def redeal(self, player: int, unseen: Collection[str], rng: random.Random) -> None:
-        others = [hand for seat, hand in enumerate(self.hands) if seat != player]
-        permute_hidden([self.deck, *others], unseen, rng)
-        self._legal = None
 
     def other_copies(self, action: Action) -> list[State]:
         """A play or give names a face, and the engine takes its first copies from the hand; the
