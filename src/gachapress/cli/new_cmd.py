@@ -57,6 +57,10 @@ def new(
     if game_id in find_games(rules_dir(root)) or (rules_dir(root) / game_id).exists():
         raise typer.BadParameter(f"the project already has a game {game_id!r}", param_hint="GAME")
     made = {**GAME_FILES, **(ENGINE_FILES if engine else {})}
+    if engine:  # the sample book then describes the engine's game
+        made = {
+            ("book-engine.yaml" if name == "book.yaml" else name): to for name, to in made.items()
+        }
     targets = {name: root / Template(to).substitute(id=game_id) for name, to in made.items()}
     taken = [path for path in targets.values() if path.exists()]
     if taken:
@@ -75,7 +79,7 @@ def new(
     }
     if engine:
         addition = scaffold.joinpath(ENGINE_GAME).read_text(encoding="utf-8")
-        texts[targets["game.yaml"]] += addition
+        texts[targets["game.yaml"]] += addition  # after the scaffold's comments and id
     for path, text in texts.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
