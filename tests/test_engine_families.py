@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from gachapress.engine.contract.checks import observation_strings
 from gachapress.engine.core import OVER, Action, IllegalAction
 from gachapress.engine.hands import HiddenHandsState, deal, face_down_view
 from gachapress.engine.shedding import DRAW, PASS, SheddingState
 from gachapress.engine.tricks import TrickTakingState
-from tests.harness import observation_strings
 
 GAMES = 40
 

@@ -90,3 +90,33 @@ def test_the_package_example_is_what_the_test_package_does() -> None:
     package = (ROOT / "tests" / "plugin_game" / "tide_game" / "__init__.py").read_text()
     assert "SPEC = GameSpec(rules=RULES, engine=ENGINE)" in package
     assert "SPEC = GameSpec(rules=RULES, engine=ENGINE)" in blocks("python")[2]
+
+
+#: The faults the guide plants in its engine, as (the text replaced, its replacement).
+FAULTS = {
+    "player 0's observation shows": (
+        '            "hand": [card.id for card in self.hands[player]],\n',
+        '            "hand": [card.id for card in self.hands[player]],\n'
+        '            "next hand": [card.id for card in self.hands[(player + 1) % self.players]],\n',
+    ),
+    "Python's global random": (
+        "        hand_size = len(cards) // players\n",
+        "        __import__('random').shuffle(cards)\n        hand_size = len(cards) // players\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+def test_check_says_what_the_guide_says_of_a_broken_engine(tmp_path: Path, fault: str) -> None:
+    assert run_cli("new", GAME, "--engine", cwd=tmp_path).code == 0
+    engine = tmp_path / "rules" / GAME / "engine.py"
+    text = engine.read_text(encoding="utf-8")
+    old, new = FAULTS[fault]
+    assert old in text
+    engine.write_text(text.replace(old, new), encoding="utf-8")
+    checked = run_cli("check", GAME, cwd=tmp_path)
+    assert checked.code == 1
+    quoted = next(block.strip() for block in blocks("text") if fault in block)
+    assert quoted in checked.out + checked.err
+    played = run_cli("sim", GAME, "--players", "2", cwd=tmp_path)
+    assert played.code == 1 and quoted in played.err and "Traceback" not in played.err

@@ -1,9 +1,8 @@
-"""The scaffold's sample engine (a trick-taking game on the trick base), loaded as a game's own
-engine module beside the sample deck `gachapress new` writes: random games through the harness."""
+"""The scaffold's sample engine (a trick-taking game on the trick base), as `gachapress new
+--engine` installs it beside the sample deck: random games through the harness."""
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -13,23 +12,12 @@ from gachapress.cli.new_cmd import new
 from gachapress.engine.core import Game, load_game
 from tests.harness import simulate
 
-#: What `new --engine` adds to game.yaml: the engine module and the player counts it plays.
-ENGINE_YAML = (
-    "engine: {module: engine.py}\n"
-    "modes:\n  standard: {players: [2, 3, 4], name: Standard, text: Tricks.}\n"
-)
-
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> Game:
-    """The scaffold's game with the sample engine copied into its folder."""
+    """The scaffold's game with its sample engine, as `new --engine` makes it."""
     root: Path = tmp_path_factory.mktemp("project")
-    new("sample", root)
-    folder = root / "rules/sample"
-    engine = files("gachapress.scaffold").joinpath("engine.py.txt").read_text(encoding="utf-8")
-    (folder / "engine.py").write_text(engine, encoding="utf-8")
-    with (folder / "game.yaml").open("a", encoding="utf-8") as file:
-        file.write(ENGINE_YAML)
+    new("sample", root, engine=True)
     return load_game("sample", root / "rules")
 
 

@@ -3,7 +3,7 @@ game's rule, the lead passed to the winner, the hand over when the hands are emp
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from typing import Any, TypeVar
 
 from gachapress.engine.core import Action
@@ -138,6 +138,11 @@ class TrickTakingState(HiddenHandsState):
     def _apply(self, action: Action) -> None:
         hand = self.hands[self.turn]
         self.play(next(card for card in hand if card_id(card) == action.target))
+
+    def seen_places(self, player: int) -> list[Iterable[Any]]:
+        """The player's hand and the trick on the table (face up: a copy of a card there is
+        seen, whatever other copies lie hidden)."""
+        return [self.hands[player], self.trick_cards]
 
     def trick_view(self) -> list[list[Any]]:
         """The trick so far as an observation shows it: ``[seat, card id]`` in play order."""
