@@ -173,6 +173,18 @@ def test_pages_need_no_network(pages: dict[str, dict[str, str]]) -> None:
         assert "<script" not in html.lower()
 
 
+def test_the_index_pictures_each_game_in_its_own_language() -> None:
+    """The index is English: GOTCHA!, whose cards are printed in Japanese first, shows its
+    English face (drawn into cards/en/); with `build --lang en` that face is in cards/."""
+    games = [load_rules(g) for g in GAME_IDS]
+    pictures = dict(re.findall(r'src="([a-z-]+)/(cards/[^"]+)"', render_index(games, TEMPLATES)))
+    assert games[GAME_IDS.index("gotcha")].model.languages[0] == "ja"
+    assert pictures["gotcha"].startswith("cards/en/")
+    assert all(pictures[g].count("/") == 1 for g in GAME_IDS if g != "gotcha")
+    english = render_index(games, TEMPLATES, card_lang="en")
+    assert 'src="gotcha/cards/en/' not in english and 'src="gotcha/cards/' in english
+
+
 def test_building_twice_gives_the_same_bytes() -> None:
     game = load_rules("gotcha")
     assert render_rulebooks(game) == render_rulebooks(game)

@@ -494,7 +494,7 @@ def _stage_index(
     from gachapress.publish.site import write_index  # only when the index is written anew
 
     games = [load_game_data(game_id, options.root / "rules") for game_id in built]
-    write_index(games, stage, options.templates, papers=options.papers)
+    write_index(games, stage, options.templates, papers=options.papers, card_lang=options.lang)
     staged, current = stage / INDEX, options.out / INDEX
     if current.is_file() and not current.is_symlink() and _same_bytes(staged, current):
         staged.unlink()  # the same page: out/'s file stays as it is, its time included

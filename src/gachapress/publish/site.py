@@ -32,19 +32,16 @@ def index_context(
     stylesheet: str,
     papers: Sequence[str],
     project: Project,
+    card_lang: str | None = None,
 ) -> dict[str, Any]:
     words = Words(strings, INDEX_LANG, "")
     entries = []
     by_id = {game.id: game for game in games}
     for game in (by_id[game_id] for game_id in project.ordered(by_id)):
         model = game.model
-        page = BookBuilder(
-            game,
-            INDEX_LANG if INDEX_LANG in model.languages else model.languages[0],
-            strings,
-            [],
-            None,
-        )
+        lang = INDEX_LANG if INDEX_LANG in model.languages else model.languages[0]
+        faces = names.cards_dir(lang, model.card_language(card_lang))  # the page's language
+        page = BookBuilder(game, lang, strings, [], None, faces_dir=faces)
         first_deck = next(iter(model.deck_items()))[1]
         card = page.card(first_deck.faces()[0].id, size="m", caption="")
         picture = {"src": f"{game.id}/{card.src}", "alt": card.alt}
@@ -122,14 +119,20 @@ def _summary(page: BookBuilder) -> str:
 
 
 def render_index(
-    games: Sequence[GameData], templates: Templates, *, papers: Sequence[str] = PAPERS
+    games: Sequence[GameData],
+    templates: Templates,
+    *,
+    papers: Sequence[str] = PAPERS,
+    card_lang: str | None = None,
 ) -> str:
-    """The site index of the project ``templates`` belong to; RulesError (located) when a
-    template, a string or ``project.yaml`` is wrong."""
+    """The site index of the project ``templates`` belong to, picturing each game's faces in
+    the index's language (``card_lang``: the language of ``cards/``, ``build --lang``);
+    RulesError (located) when a template, a string or ``project.yaml`` is wrong."""
     env = environment(templates)
     strings = StringTable.load(templates)
     stylesheet = read_template(templates, STYLESHEET)
-    context = index_context(games, strings, stylesheet, papers, load_project(templates.root))
+    project = load_project(templates.root)
+    context = index_context(games, strings, stylesheet, papers, project, card_lang)
     return with_font(env, TEMPLATE, context)
 
 
@@ -139,9 +142,10 @@ def write_index(
     templates: Templates,
     *,
     papers: Sequence[str] = PAPERS,
+    card_lang: str | None = None,
 ) -> Path:
     """Write ``index.html`` into ``out_dir`` (the site root: game folders are beside it)."""
-    html = render_index(games, templates, papers=papers)
+    html = render_index(games, templates, papers=papers, card_lang=card_lang)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / "index.html"
