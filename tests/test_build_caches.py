@@ -163,14 +163,14 @@ def test_off_a_terminal_a_build_says_how_its_book_simulations_advance(tmp_path: 
     assert result.code == 0, result.err
     lines = result.err.splitlines()
     # 5 player counts x 2 bots x 3 games, said at each quarter, before the game's files: 28
-    # faces, the print-and-play and each language's HTML rulebook and its A5, A4 and imposed A4
-    # booklet PDFs
+    # faces in each language, the print-and-play and each language's HTML rulebook and its A5,
+    # A4 and imposed A4 booklet PDFs
     assert lines == [
         "rps-fire: 9/30 book games played",
         "rps-fire: 15/30 book games played",
         "rps-fire: 24/30 book games played",
         "rps-fire: 30/30 book games played",
-        "rps-fire: 37 files written, 0 unchanged",
+        "rps-fire: 65 files written, 0 unchanged",
     ]
 
 

@@ -445,8 +445,9 @@ def test_editing_an_art_file_rebuilds_the_face(project: Path) -> None:
         svg.write_text(svg.read_text("utf-8").replace("#ff0000", "#0000ff"), "utf-8")
 
     changed = changed_by(project, recolour)
-    # the PDF rulebook of each language draws the face too
+    # the face in each language, and the PDF rulebook of each language draws it too
     assert changed == [
+        f"{GAME}/cards/ja/rock-0.svg",
         f"{GAME}/cards/rock-0.svg",
         f"{GAME}/{GAME}-pnp-a4.pdf",
         f"{GAME}/rulebook.en.a4.pdf",

@@ -22,7 +22,7 @@ from tests.pnp_reading import printed_two_sided
 from tests.test_designer_game import HARBOR
 
 GAME = "harbor"
-SUITS = {"anchor": "#1d3557", "gull": "#6c757d", "lamp": "#e9a23b", "rope": "#8d5a3b"}
+SUITS = {"anchor": "#1d3557", "gull": "#6c757d", "lamp": "#9a5b00", "rope": "#8d5a3b"}
 DECKS = (
     HARBOR
     + """\
