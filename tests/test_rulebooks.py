@@ -343,7 +343,7 @@ def test_index_links_every_rulebook_and_pdf(tmp_path: Path) -> None:
                 assert f'href="{game.id}/rulebook.{lang}.booklet-{paper}.pdf"' in html
         for paper in ("a4", "letter"):
             assert f'href="{game.id}/{game.id}-pnp-{paper}.pdf"' in html
-        assert re.search(rf'<img src="{game.id}/cards/[a-z0-9-]+\.svg" alt="[^"]+"', html)
+        assert re.search(rf'<img src="{game.id}/cards/(en/)?[a-z0-9-]+\.svg" alt="[^"]+"', html)
     assert "OpenMoji" in html
 
 
