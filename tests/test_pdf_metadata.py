@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -116,3 +119,42 @@ def test_rulebook_pdfs_name_title_author_subject_and_language(game_id: str, lang
     pdf, _ = BookPdf(book, measure.fonts, faces, "a5").render()
     info, found = _document_info(pdf)
     _assert_named(info, found, game.model.name[lang], lang)
+
+
+def test_raster_art_goes_into_a_shop_pdf_as_opaque_cmyk(project_copy: Path) -> None:
+    """PDF/X-1a holds no RGB and no transparency: a designer's PNG art (here half see-through,
+    on RPS-Fire's first rock) is laid on white and converted under the ink limit."""
+    from PIL import Image
+
+    shutil.copytree(ROOT / "templates", project_copy / "templates")  # the cards' layouts
+    game = project_copy / "rules" / "rps-fire"
+    (game / "art").mkdir()
+    Image.new("RGBA", (40, 40), (220, 30, 30, 128)).save(game / "art" / "rock.png")
+    decks = game / "decks.yaml"
+    text = decks.read_text(encoding="utf-8")
+    assert "art: {openmoji: 1FAA8}" in text
+    decks.write_text(text.replace("art: {openmoji: 1FAA8}", "art: {file: art/rock.png}", 1))
+    out = project_copy / "out"
+    run = run_cli(
+        "export", "rps-fire", "--to", "dtc", "--root", str(project_copy), "--out", str(out)
+    )
+    assert run.code == 0, run.err
+    images = [
+        image
+        for pdf in sorted(out.glob("rps-fire/export/dtc/*.pdf"))
+        for page in PdfReader(pdf).pages
+        for image in _images(page)
+    ]
+    assert images
+    for image in images:
+        assert image["/ColorSpace"] == "/DeviceCMYK" and "/SMask" not in image
+
+
+def _images(holder: Any) -> Iterator[Any]:
+    """The image XObjects a page or form draws, through the forms it draws."""
+    for xobject in holder.get("/Resources", {}).get("/XObject", {}).values():
+        xobject = xobject.get_object()
+        if xobject["/Subtype"] == "/Image":
+            yield xobject
+        else:
+            yield from _images(xobject)

@@ -9,7 +9,13 @@ limit they are scaled down together, which keeps the hue and darkens nothing.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from reportlab.lib.colors import CMYKColor, Color, HexColor
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 #: The most ink a shop accepts on any spot, as a fraction (2.4 = 240 %).
 TOTAL_INK = 2.4
@@ -33,6 +39,20 @@ def rgb_to_cmyk(
     if c + m + y > room:
         c, m, y = (v * room / (c + m + y) for v in (c, m, y))
     return round(c, 4), round(m, 4), round(y, 4), round(k, 4)
+
+
+def cmyk_image(path: Path) -> Image.Image:
+    """A raster picture as an opaque CMYK image under the ink limit, as ``to_cmyk`` paints a
+    colour: transparent parts laid on white (a print shop's PDF/X-1a allows no transparency),
+    every pixel through ``rgb_to_cmyk`` (by a 17-step lookup table, interpolated)."""
+    from PIL import Image, ImageFilter
+
+    with Image.open(path) as opened:
+        picture = opened.convert("RGBA")
+    white = Image.new("RGBA", picture.size, (255, 255, 255, 255))
+    flat = Image.alpha_composite(white, picture).convert("RGB")
+    table = ImageFilter.Color3DLUT.generate(17, rgb_to_cmyk, channels=4, target_mode="CMYK")
+    return flat.filter(table)
 
 
 def to_cmyk(colour: Color) -> CMYKColor:

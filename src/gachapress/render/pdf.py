@@ -18,7 +18,7 @@ from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
 
 from gachapress.render import art as artwork
-from gachapress.render.colour import reportlab_colour, to_cmyk
+from gachapress.render.colour import cmyk_image, reportlab_colour, to_cmyk
 from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
 from gachapress.render.outline import glyph_segments, outline_font, set_glyphs
 from gachapress.render.pdfinfo import DocumentInfo, begin_pdfx_1a, end_pdfx_1a
@@ -175,10 +175,11 @@ class FacePainter:
         else:
             from reportlab.lib.utils import ImageReader
 
-            image = ImageReader(str(artwork.source_path(source)))
+            path = artwork.source_path(source)
+            image = ImageReader(cmyk_image(path) if self.cmyk else str(path))
             width, height = (float(v) for v in image.getSize())
             c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
-            c.drawImage(image, 0, 0, width, height, mask="auto")
+            c.drawImage(image, 0, 0, width, height, mask=None if self.cmyk else "auto")
         c.endForm()
         self._arts[source] = (name, width / MM, height / MM)
 
