@@ -6,15 +6,19 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from gachapress.book import model as m
 from gachapress.book.build import build_books
 from gachapress.book.words import StringTable
+from gachapress.cli.new_cmd import new
 from gachapress.data.load import load_rules
 from gachapress.engine import load_game
+from gachapress.project import Templates
 from tests.conftest import TEMPLATES
 
 ENGINE_WORDS = ("seed", "deal number", "number of moves", "seat", "rules engine", "#0", "bot")
@@ -125,3 +129,33 @@ def test_quiet_moves_of_a_round_are_told_together() -> None:
     assert first[3].startswith("Player 1 takes ")
     assert "Player 1, Player 2, Player 3: no change" in first
     assert story("gotcha").result[0][0].text == "The scores where this example stops:"
+
+
+def test_a_designers_trick_game_is_told_with_the_bases_words(tmp_path: Path) -> None:
+    """A game of `new --engine`, with no words of its own: its moves and the trick base's
+    events read in the shared words, the winner of each trick by name."""
+    new("harbor", tmp_path, engine=True)
+    game = load_game("harbor", tmp_path / "rules")
+    state = game.new_game(players=2, seed=5)
+    actions = []
+    for _ in range(4):
+        actions.append(str(state.legal_actions()[0]))
+        state.apply(actions[-1])
+    examples = tmp_path / "rules" / "harbor" / "examples.yaml"
+    playthrough = {
+        "id": "two-tricks",
+        "players": 2,
+        "seed": 5,
+        "source": "project",
+        "actions": actions,
+        "expect": {"scores": state.scores()},
+        "text": "Two tricks.",
+    }
+    data = yaml.safe_load(examples.read_text(encoding="utf-8"))
+    examples.write_text(yaml.safe_dump({**data, "playthroughs": [playthrough]}), "utf-8")
+    strings = StringTable.load(Templates(tmp_path))
+    book = build_books(load_rules("harbor", tmp_path / "rules"), strings)["en"]
+    (section,) = [s for s in book.sections if isinstance(s, m.ExamplesSection)]
+    said = " ".join("".join(words(section.playthroughs[0])).split())
+    assert said.count("wins the trick") == 2 and "Player 1 plays" in said
+    assert not any(word in said.lower() for word in ENGINE_WORDS)

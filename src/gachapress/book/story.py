@@ -174,6 +174,11 @@ def _notes(book: BookBuilder, said: _Said) -> tuple[Inlines, ...]:
     return (*lost, *said.events, *gained)
 
 
+#: The fields of a log entry that always name a player, whatever the game (the engine core's
+#: moves and the engine bases' events); a game lists its own in its strings' player_keys.
+PLAYER_FIELDS = ("player", "seat", "winner")
+
+
 def _event(book: BookBuilder, entry: dict[str, Any], players: int) -> Inlines | None:
     """An event in the game's words, the template chosen by its yes-or-no fields first
     (``roll.hit`` or ``roll.no-hit`` before ``roll``); None when the game has no words for it."""
@@ -214,7 +219,7 @@ def _fill(book: BookBuilder, template: str, values: dict[str, Any], players: int
             where = book.words.table.problem(("events",), f"no value {name!r} in {values}")
             raise RulesError([where])
         value = values[name]
-        if name in ("player", "seat") or book.words.holds_players("player_keys", name):
+        if name in PLAYER_FIELDS or book.words.holds_players("player_keys", name):
             nodes += book.players(value)
         elif _per_player(value, players):
             nodes.append(
