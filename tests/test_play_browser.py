@@ -25,7 +25,7 @@ from gachapress.assembly.builder import BuildOptions
 from gachapress.engine import load_game
 from gachapress.serve.app import Preview, create_app
 from gachapress.serve.play.session import FORMAT, Session
-from tests.conftest import GAME_IDS, ROOT
+from tests.conftest import GAME_IDS, ROOT, run_cli
 from tests.test_rulebooks_browser import BROWSER_ARGS, CHROMIUM, _require_browser
 
 GAME_ID = "gachapon-trick"
@@ -299,6 +299,10 @@ def test_every_players_box_holds_its_cards_on_a_wide_screen(
     """At 1280 px a Gasha player with five Set Rewards and their tickets keeps every card
     inside their box (a ticket once read as one unbreakable line wider than the box)."""
     running.preview.tables.games.clear()
+    # the card pictures themselves: measured with their alt text instead, the boxes vary
+    out = running.preview.options.out
+    built = run_cli("build", "gasha", "--out", str(out), env={"GACHAPRESS_BOOK_GAMES": "2"})
+    assert built.code == 0, built.err
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = context.new_page()
@@ -315,6 +319,8 @@ def test_every_players_box_holds_its_cards_on_a_wide_screen(
             "(n) => document.querySelector('#table .view')?.dataset.moves === String(n)",
             arg=len(session.moves),
         )
+        loaded = "() => [...document.querySelectorAll('.player img')].every(i => i.naturalWidth)"
+        until(page, loaded)
         spilled = page.evaluate(
             """() => [...document.querySelectorAll('.player')].flatMap(box => {
                 const right = box.getBoundingClientRect().right;
