@@ -10,7 +10,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import BinaryIO, Union
+from typing import BinaryIO, TypeAlias
 
 #: PDF's delimiters and white space, which a name writes as #xx.
 _NAME_ESCAPED = frozenset(b"()<>[]{}/%#") | frozenset(range(0x21)) | frozenset(range(0x7F, 0x100))
@@ -33,7 +33,9 @@ class Stream:
     data: bytes
 
 
-Value = Union[None, bool, int, float, str, bytes, list["Value"], Mapping[str, "Value"], Stream]
+Value: TypeAlias = (
+    bool | int | float | str | bytes | list["Value"] | Mapping[str, "Value"] | Stream | None
+)
 
 
 def flate(entries: Mapping[str, Value], data: bytes) -> Stream:
