@@ -14,7 +14,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from fontTools.ttLib import TTFont
@@ -203,7 +203,7 @@ def _to_unicode(font: _Font, used: list[int]) -> bytes:
     )
 
 
-@cache
+@lru_cache(maxsize=16)  # a preview rebuilds a document whose glyphs seldom change
 def _subset(path: Path, used: tuple[int, ...]) -> bytes:
     """The font cut down to ``used`` and .notdef, every glyph at its id; made once per machine
     (see ``cached_subset``)."""
