@@ -1,4 +1,4 @@
-"""Fonts for PDFWriter's documents, with text that needs no document to be encoded.
+"""Fonts for PdfWriter's documents, with text that needs no document to be encoded.
 
 Text is shown as the two-byte glyph ids of the original font (``glyph_ids``, ``show``), and each
 font is embedded as a Type0 font with Identity-H encoding over a CIDFontType2 whose CIDs are
@@ -27,7 +27,8 @@ from gachapress.render.pdfobjects import Name, PdfWriter, Ref, Value, flate
 _RECIPE = "pdf ttf retain-gids notdef no-layout"
 #: Tables a PDF renderer never reads for horizontal text set glyph by glyph.
 _DROPPED = ["GSUB", "GPOS", "GDEF", "BASE", "JSTF", "STAT", "kern", "vhea", "vmtx", "DSIG"]
-#: FontDescriptor flags (PDF 32000-1, 9.8.2): glyphs outside the standard Latin set.
+#: FontDescriptor flags (PDF 32000-1, 9.8.2); Symbolic: glyphs are reached by id, not by the
+#: standard Latin character set.
 _FIXED_PITCH, _SYMBOLIC, _ITALIC = 1, 4, 64
 #: Entries of a ToUnicode CMap's ``bfchar`` section (PDF allows at most 100).
 _BFCHAR_MAX = 100
@@ -80,9 +81,9 @@ def _font(path: Path) -> _Font:
 
 
 def _preference(item: tuple[int, str]) -> tuple[bool, int]:
-    """Which of the characters a glyph is mapped from it stands for in extracted text: a
-    character that is its own compatibility form (山, not the Kangxi radical ⼭ drawn by the
-    same glyph), then the lowest code point."""
+    """The order in which a glyph's characters are chosen for extracted text when several map
+    to it: one that is its own compatibility form first (山 U+5C71, not the Kangxi radical ⼭
+    U+2F2D that IPAexGothic draws with the same glyph), then the lowest code point."""
     char = chr(item[0])
     return unicodedata.normalize("NFKC", char) != char, item[0]
 
