@@ -50,7 +50,7 @@ def _line(number: int, role: str, gids: tuple[int, ...]) -> bytes:
     )
 
 
-def _document(fonts: dict[str, FontFile], lines=LINES) -> bytes:
+def _document(fonts: dict[str, FontFile], lines: tuple[tuple[str, str], ...] = LINES) -> bytes:
     """A one-page PDF: one content stream a line, each font (named by its role) embedded with
     the glyphs of all its lines."""
     writer = PdfWriter()
