@@ -9,6 +9,8 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 PT = 72 / 25.4
+#: How a face's form is named in a print-and-play page's resources (then the face's key).
+FACE = "/face-"
 
 
 @dataclass(frozen=True)
@@ -35,10 +37,10 @@ def placements(reader: PdfReader, number: int) -> list[Placed]:
     for operands, op in ContentStream(page.get_contents(), reader).operations:
         if op == b"cm":
             last = (float(operands[4]), float(operands[5]))
-        elif op == b"Do" and str(operands[0]).startswith("/FormXob.face-") and last:
+        elif op == b"Do" and str(operands[0]).startswith(FACE) and last:
             box = [float(v) / PT for v in forms[operands[0]].get_object()["/BBox"]]
             w, h = box[2] - box[0], box[3] - box[1]
-            key = str(operands[0])[len("/FormXob.face-") :]
+            key = str(operands[0])[len(FACE) :]
             out.append(Placed(key, last[0] / PT, height - last[1] / PT - h, w, h))
     return out
 

@@ -19,6 +19,7 @@ from gachapress.render.faces import game_faces
 from gachapress.render.metrics import Measure
 from gachapress.render.presets import load_presets
 from tests.conftest import ROOT, TEMPLATES, run_cli
+from tests.pnp_reading import FACE
 
 GAME = "gachapon-trick"
 #: Book games per build: these tests read cards and sheets, never the statistics.
@@ -84,8 +85,8 @@ def _placements(reader: PdfReader, page_number: int) -> list[tuple[str, float, f
     for op, operands in _operations(reader, page_number):
         if op == b"cm":
             last = (float(operands[4]), float(operands[5]))
-        elif op == b"Do" and str(operands[0]).startswith("/FormXob.face-") and last:
-            placed.append((str(operands[0])[len("/FormXob.face-") :], *last))
+        elif op == b"Do" and str(operands[0]).startswith(FACE) and last:
+            placed.append((str(operands[0])[len(FACE) :], *last))
     return placed
 
 
@@ -142,6 +143,8 @@ def _fonts(obj, acc: set, seen: set) -> None:
     resources = obj["/Resources"].get_object()
     for font in resources.get("/Font", {}).values():
         font = font.get_object()
+        if font.get("/Subtype") == "/Type0":  # its glyphs are its one descendant's
+            font = font["/DescendantFonts"][0].get_object()
         descriptor = font.get("/FontDescriptor")
         embedded = bool(descriptor) and "/FontFile2" in descriptor.get_object()
         acc.add((str(font["/BaseFont"]), embedded))
@@ -218,7 +221,7 @@ def test_every_text_object_in_the_pdf_lies_in_its_cards_safe_zone(built: Path, p
         page.extract_text(visitor_text=partial(_collect, texts))
         queue = iter(texts)
         for face, x0, y0 in _placements(reader, number):
-            form = forms[f"/FormXob.face-{face}"].get_object()
+            form = forms[f"{FACE}{face}"].get_object()
             count = sum(
                 1 for _, op in ContentStream(form, reader).operations if op in (b"Tj", b"TJ")
             )

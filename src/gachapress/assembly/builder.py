@@ -398,7 +398,15 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
         plan[f"{game.id}/{names.pnp_pdf(game.id, paper)}"] = (
             hash_text(inputs, paper, repr(options.back_offset), options.ink),
             lambda path, sheet=sheet: write_pnp(
-                path, game, decks, sheet, measure, strings, options.back_offset, options.ink
+                path,
+                game,
+                decks,
+                sheet,
+                measure,
+                strings,
+                options.back_offset,
+                options.ink,
+                options.build_dir / "parts.sqlite",
             ),
         )
     return plan

@@ -16,32 +16,31 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
-from reportlab.lib.colors import Color, HexColor
-from reportlab.pdfbase.pdfdoc import PDFName
-from reportlab.pdfgen.canvas import Canvas
-
 from gachapress.book.words import StringTable, Words
 from gachapress.data.load import GameData
 from gachapress.data.placeholders import fill, model_data
 from gachapress.data.project_file import load_project
 from gachapress.publish.imposition import PaperSheet, Slot, impose, slots
 from gachapress.render import art as artwork
+from gachapress.render.faceforms import MM, FaceForms
 from gachapress.render.faces import DeckFaces
 from gachapress.render.fonts import FontFile, role_for
 from gachapress.render.ink import low_ink
-from gachapress.render.layout import Shape
+from gachapress.render.layout import Face, Shape
 from gachapress.render.metrics import Measure
-from gachapress.render.pdf import MM, FacePainter
+from gachapress.render.partstore import PartStore
+from gachapress.render.pdfdraw import Ops
 from gachapress.render.pdfinfo import DocumentInfo
+from gachapress.render.pdfobjects import Name, PdfWriter, Ref, flate
 from gachapress.render.presets import MARK_GAP, Sheet
 from gachapress.render.text import fit, is_cjk
 
 #: Largest back offset, in mm: a printer shifting its back side further needs fixing, not this.
 MAX_BACK_OFFSET = 10.0
 
-INK = HexColor("#222222")
-MARK = HexColor("#000000")
-GREY = HexColor("#666666")
+INK = "#222222"
+MARK = "#000000"
+GREY = "#666666"
 INCH = 25.4
 Ink = Literal["normal", "low"]
 #: Half the length of an alignment cross and of the scales on the back, in mm.
@@ -69,7 +68,8 @@ PIECE_NOTES = (("card", "pnp_stock"), ("round", "pnp_round"))
 
 
 class PnpDocument:
-    """One print-and-play PDF being written."""
+    """One print-and-play PDF being written: each page drawn as operators (``self.page``),
+    the faces as forms kept between builds (``faceforms``)."""
 
     def __init__(
         self,
@@ -80,31 +80,29 @@ class PnpDocument:
         back_offset: tuple[float, float],
         ink: Ink,
         words: Words,
+        store: PartStore | None = None,
     ) -> None:
         if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET for v in back_offset):
             raise ValueError(f"back offset {back_offset} is not within {MAX_BACK_OFFSET:g} mm")
         self.game, self.sheet, self.measure, self.ink = game, sheet, measure, ink
         self.words, self.lang = words, words.lang  # the cards' language
         self.back_offset = back_offset
-        self.canvas = Canvas(
-            str(path),
-            pagesize=(sheet.page[0] * MM, sheet.page[1] * MM),
-            invariant=1,
-            pageCompression=1,
-            initialFontName=measure.name("regular"),  # never the unembedded Helvetica
-        )
+        self.path = path
         name = game.model.name[self.lang]
-        DocumentInfo(
+        self.info = DocumentInfo(
             title=words.ui("pnp_title", game=name, paper=sheet.name),
             author=load_project(game.root).author(self.lang),
             subject=words.ui("pnp_subject", game=name),
             lang=self.lang,
             keywords=("print and play", "cards", game.id),
-        ).write(self.canvas)
-        # The print dialog's defaults: actual size, two-sided turning on the long edge.
-        self.canvas.setViewerPreference("PrintScaling", PDFName("None"))
-        self.canvas.setViewerPreference("Duplex", PDFName("DuplexFlipLongEdge"))
-        self.painter = FacePainter(self.canvas)
+        )
+        self.writer = PdfWriter()
+        self.forms = FaceForms(
+            self.writer, {font.name: font.path for font in measure.fonts.values()}, store
+        )
+        self.pages_ref = self.writer.reserve()
+        self.page_refs: list[Ref] = []
+        self.page = Ops()
 
     # -- text ----------------------------------------------------------------------------------
     def text(
@@ -118,7 +116,7 @@ class PnpDocument:
         size: float = 10,
         bold: bool = False,
         align: str = "left",
-        colour: Color = INK,
+        colour: str = INK,
     ) -> float:
         """Set ``text`` in a box (mm from the page's top-left); return the height used."""
         japanese = any(is_cjk(ch) for ch in text)
@@ -135,13 +133,14 @@ class PnpDocument:
             japanese=japanese,
         )
         page_h = self.sheet.page[1]
-        self.canvas.setFillColor(colour)
-        self.canvas.setFont(self.measure.name(role), fitted.size)
+        self.page.fill_colour(colour)
+        font = self.measure.fonts[role]
         for line in fitted.lines:
             for run in line.runs:
-                self.canvas.drawString(
-                    (x + run.x) * MM, (page_h - y - line.baseline) * MM, run.text
-                )
+                self.page.text(
+                    font.path, font.name, fitted.size, (x + run.x) * MM,
+                    (page_h - y - line.baseline) * MM, run.text,
+                )  # fmt: skip
         return len(fitted.lines) * fitted.size * 1.2 * 25.4 / 72
 
     # -- sheet 1: instructions -----------------------------------------------------------------
@@ -207,7 +206,7 @@ class PnpDocument:
             notes.append(self.ui("pnp_low_ink"))
         for paragraph in notes:
             y += self.text(paragraph, x, y, column, 40, size=9) + 1.5
-        self.canvas.showPage()
+        self.show_page()
 
     def _layout_note(self, plan: list[PaperSheet]) -> str:
         """What the cut sheets look like and how to cut them, from the grid of the cards."""
@@ -267,16 +266,16 @@ class PnpDocument:
         ]
         for line in credits:
             y += self.text(line, margin + 3, y, width - 3, 14, size=8.5) + 1
-        self.canvas.showPage()
+        self.show_page()
 
     def _ruler(self, x: float, y: float, unit: str) -> None:
         """A 100 mm (or 4 inch) scale with its top at y."""
-        c, page_h = self.canvas, self.sheet.page[1]
+        c, page_h = self.page, self.sheet.page[1]
         step, count, every, name = (
             (1.0, 100, 10, "100 mm") if unit == "mm" else (INCH / 8, 32, 8, "4 in")
         )
-        c.setStrokeColor(MARK)
-        c.setLineWidth(0.25 * MM)
+        c.stroke_colour(MARK)
+        c.line_width(0.25 * MM)
         base = (page_h - y - 6) * MM
         c.line(x * MM, base, (x + step * count) * MM, base)
         for tick in range(count + 1):
@@ -290,11 +289,11 @@ class PnpDocument:
         """Crosses on the front; on the back, behind each cross, a millimetre scale on both axes
         so a shift reads off directly."""
         grid, shape = paper.grid, paper.shape
-        c, page_h = self.canvas, self.sheet.page[1]
+        c, page_h = self.page, self.sheet.page[1]
         top = self.sheet.margin + 1
         width = self.sheet.page[0] - 2 * top
-        c.setStrokeColor(MARK)
-        c.setLineWidth(0.2 * MM)
+        c.stroke_colour(MARK)
+        c.line_width(0.2 * MM)
         for slot in slots(self.sheet, grid, shape):
             cx, cy = slot.x + shape.width / 2, slot.y + shape.height / 2
             c.line(
@@ -306,9 +305,8 @@ class PnpDocument:
                 (page_h - slot.y - shape.height) * MM,
                 shape.width * MM,
                 shape.height * MM,
-                stroke=1,
-                fill=0,
             )
+            c.paint(fill=False, stroke=True)
         self.text(
             self.ui("pnp_alignment_front", pages=self.pages(ALIGNMENT)),
             top,
@@ -319,7 +317,7 @@ class PnpDocument:
             align="center",
             colour=GREY,
         )
-        c.showPage()
+        self.show_page()
         x0, y0 = self.back_offset
         for slot in slots(self.sheet, grid, shape, back=True, offset=self.back_offset):
             self._scales(slot.x + shape.width / 2, slot.y + shape.height / 2)
@@ -330,12 +328,12 @@ class PnpDocument:
         y = top
         for line in lines:
             y += self.text(line, top, y, width, 7, size=7.5, align="center", colour=GREY)
-        c.showPage()
+        self.show_page()
 
     def _scales(self, cx: float, cy: float) -> None:
-        c, page_h = self.canvas, self.sheet.page[1]
-        c.setStrokeColor(MARK)
-        c.setLineWidth(0.15 * MM)
+        c, page_h = self.page, self.sheet.page[1]
+        c.stroke_colour(MARK)
+        c.line_width(0.15 * MM)
         c.line((cx - SCALE) * MM, (page_h - cy) * MM, (cx + SCALE) * MM, (page_h - cy) * MM)
         c.line(cx * MM, (page_h - cy + SCALE) * MM, cx * MM, (page_h - cy - SCALE) * MM)
         for mm in range(-SCALE, SCALE + 1):
@@ -356,20 +354,20 @@ class PnpDocument:
         shape, grid = paper.shape, paper.grid
         fronts = slots(self.sheet, grid, shape)[: len(paper.fronts)]
         for face, slot in zip(paper.fronts, fronts, strict=True):
-            self.painter.place(face, slot.x, slot.y, slot.clip)
+            self.place(face, slot.x, slot.y, slot.clip)
         if shape.kind == "round":
             self._cut_circles(fronts, shape)
         else:
             self._crop_marks(fronts, shape)
         label = self.label(paper)
         self._label(self.ui("pnp_fronts", n=number, what=label), fronts, shape)
-        self.canvas.showPage()
+        self.show_page()
         backs = slots(self.sheet, grid, shape, back=True, offset=self.back_offset)
         backs = backs[: len(paper.backs)]
         for face, slot in zip(paper.backs, backs, strict=True):
-            self.painter.place(face, slot.x, slot.y, slot.clip)
+            self.place(face, slot.x, slot.y, slot.clip)
         self._label(self.ui("pnp_backs", n=number, what=label), backs, shape)
-        self.canvas.showPage()
+        self.show_page()
 
     def _label(self, label: str, places: list[Slot], shape: Shape) -> None:
         """Name the page up the left margin beside the first row, clear of the crop marks
@@ -377,27 +375,28 @@ class PnpDocument:
         page_h = self.sheet.page[1]
         left = min(p.x for p in places) - shape.bleed - MARK_GAP
         row = min(p.y for p in places) + shape.height / 2
-        c = self.canvas
-        c.saveState()
-        c.translate((self.sheet.margin + (left - self.sheet.margin) / 2) * MM, (page_h - row) * MM)
-        c.rotate(90)
-        c.setFillColor(GREY)
-        font = self.measure.name("ja" if self.measure.missing(label, "regular") else "regular")
-        c.setFont(font, 7)
-        c.drawCentredString(0, -1 * MM, label)
-        c.restoreState()
+        c = self.page
+        c.save()
+        x = (self.sheet.margin + (left - self.sheet.margin) / 2) * MM
+        c.transform(0, 1, -1, 0, x, (page_h - row) * MM)  # a quarter turn: reads upwards
+        c.fill_colour(GREY)
+        role = "ja" if self.measure.missing(label, "regular") else "regular"
+        font = self.measure.fonts[role]
+        width = self.measure.width(label, role, 7) * MM
+        c.text(font.path, font.name, 7, -width / 2, -1 * MM, label)
+        c.restore()
 
     def _crop_marks(self, places: list[Slot], shape: Shape) -> None:
         """Lines in the margin, in line with every cut, clear of the bleed."""
-        c, page_h = self.canvas, self.sheet.page[1]
+        c, page_h = self.page, self.sheet.page[1]
         length, gap = self.sheet.crop_mark, shape.bleed + MARK_GAP
         xs = sorted({round(p.x, 3) for p in places} | {round(p.x + shape.width, 3) for p in places})
         ys = sorted(
             {round(p.y, 3) for p in places} | {round(p.y + shape.height, 3) for p in places}
         )
         top, bottom, left, right = min(ys), max(ys), min(xs), max(xs)
-        c.setStrokeColor(MARK)
-        c.setLineWidth(0.2 * MM)
+        c.stroke_colour(MARK)
+        c.line_width(0.2 * MM)
         for x in xs:
             for y0, y1 in ((top - gap - length, top - gap), (bottom + gap, bottom + gap + length)):
                 c.line(x * MM, (page_h - y0) * MM, x * MM, (page_h - y1) * MM)
@@ -407,20 +406,75 @@ class PnpDocument:
 
     def _cut_circles(self, places: list[Slot], shape: Shape) -> None:
         """Round pieces get a thin cut line on the trim circle instead of crop marks."""
-        c, page_h = self.canvas, self.sheet.page[1]
-        c.setStrokeColor(GREY)
-        c.setLineWidth(0.15 * MM)
+        c, page_h = self.page, self.sheet.page[1]
+        c.stroke_colour(GREY)
+        c.line_width(0.15 * MM)
         for slot in places:
             c.circle(
                 (slot.x + shape.width / 2) * MM,
                 (page_h - slot.y - shape.height / 2) * MM,
                 shape.width / 2 * MM,
-                stroke=1,
-                fill=0,
             )
+            c.paint(fill=False, stroke=True)
+
+    def place(
+        self, face: Face, x: float, y: float, clip: tuple[float, float, float, float]
+    ) -> None:
+        """Draw ``face`` with its trim's top-left corner at (x, y) mm from the page's top-left,
+        clipped to ``clip`` = (left, top, right, bottom) mm around the trim (bleed kept there)."""
+        name = self.forms.name(face)
+        shape, c = face.shape, self.page
+        page_h = self.sheet.page[1]
+        c.save()
+        left, top, right, bottom = clip
+        if shape.kind == "round":  # a round piece keeps its bleed all round, cut on the circle
+            radius = shape.width / 2 + min(clip)
+            c.circle((x + shape.width / 2) * MM, (page_h - y - shape.height / 2) * MM, radius * MM)
+        else:
+            c.rect(
+                (x - left) * MM,
+                (page_h - y - shape.height - bottom) * MM,
+                (shape.width + left + right) * MM,
+                (shape.height + top + bottom) * MM,
+            )
+        c.clip()
+        c.translate((x - shape.bleed) * MM, (page_h - y - shape.height - shape.bleed) * MM)
+        c.place(name)
+        c.restore()
+
+    def show_page(self) -> None:
+        """End the page being drawn and begin the next."""
+        content = self.writer.add(flate({}, self.page.data()))
+        width, height = (side * MM for side in self.sheet.page)
+        page = {
+            "Type": Name("Page"),
+            "Parent": self.pages_ref,
+            "MediaBox": [0, 0, width, height],
+            "Contents": content,
+            "Resources": self.forms.resources(self.page),
+        }
+        self.page_refs.append(self.writer.add(page))
+        self.page = Ops()
 
     def save(self) -> None:
-        self.canvas.save()
+        """Write the document: its forms and fonts, pages, catalogue and information."""
+        self.forms.finish()
+        pages = self.page_refs
+        self.writer.set(
+            self.pages_ref, {"Type": Name("Pages"), "Kids": list(pages), "Count": len(pages)}
+        )
+        catalog = self.writer.add({
+            "Type": Name("Catalog"),
+            "Pages": self.pages_ref,
+            "Lang": self.lang,
+            # the print dialog's defaults: actual size, two-sided turning on the long edge
+            "ViewerPreferences": {
+                "PrintScaling": Name("None"), "Duplex": Name("DuplexFlipLongEdge"),
+            },
+        })  # fmt: skip
+        info = self.writer.add(self.info.entries())
+        with self.path.open("wb") as out:
+            self.writer.write(out, root=catalog, info=info)
 
 
 def write_pnp(
@@ -432,10 +486,12 @@ def write_pnp(
     strings: StringTable,
     back_offset: tuple[float, float] = (0.0, 0.0),
     ink: Ink = "normal",
+    parts: Path | None = None,
 ) -> None:
     """Write the print-and-play PDF of ``game`` on ``sheet`` to ``path``, its instructions in
     the cards' language in the words of ``strings``; with ``ink="low"`` the backs and large
-    colour fields are light tints."""
+    colour fields are light tints. ``parts``: the store of faces drawn by earlier builds (see
+    ``partstore``), which draws only the faces not found there."""
     if ink == "low":
         decks = [
             replace(
@@ -447,10 +503,12 @@ def write_pnp(
         ]
     plan = impose(decks, sheet)
     words = Words(strings, decks[0].lang, game.id)
-    document = PnpDocument(path, game, sheet, measure, back_offset, ink, words)
+    store = PartStore(parts)
+    document = PnpDocument(path, game, sheet, measure, back_offset, ink, words, store)
     document.instructions(plan)
     document.sheet_list(plan, measure.fonts)
     document.alignment(next((p for p in plan if p.shape.kind == "card"), plan[0]))
     for number, paper in enumerate(plan, ALIGNMENT + 1):
         document.paper_sheet(paper, number)
     document.save()
+    store.close()

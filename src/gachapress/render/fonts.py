@@ -52,6 +52,7 @@ class FontFile:
 #: changes it (nor rewrites every file that embeds it).
 ASCII = frozenset(map(chr, range(0x20, 0x7F)))
 
+
 def _package_dir(package: str) -> Path:
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
@@ -87,12 +88,12 @@ def cached_subset(font: Path, recipe: str, characters: str, make: Callable[[], b
     folder = user_cache_dir()
     if folder is None:
         return make()
-    key = "\0".join((_file_digest(font), recipe, version("fonttools"), characters))
+    key = "\0".join((file_digest(font), recipe, version("fonttools"), characters))
     return cached_bytes(folder / "subsets", key, make)
 
 
 @cache
-def _file_digest(path: Path) -> str:
+def file_digest(path: Path) -> str:
     return _digest(path)
 
 

@@ -12,7 +12,7 @@ import hashlib
 import io
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -107,16 +107,24 @@ def width(path: Path, gids: Iterable[int]) -> float:
     return sum(font.advances[gid] for gid in gids) * 1000 / font.units
 
 
-def add_font(writer: PdfWriter, path: Path, gids: Iterable[int]) -> Ref:
+def add_font(
+    writer: PdfWriter,
+    path: Path,
+    gids: Mapping[int, str] | Iterable[int],
+    ref: Ref | None = None,
+) -> Ref:
     """Add the font at ``path`` to ``writer`` with the glyphs ``gids`` (every glyph the
-    document's text shows in it), as a Type0 font for text made by ``show``; its reference.
-    The same font and glyphs give the same objects, byte for byte."""
+    document's text shows in it; a mapping gives the character each was set for, which
+    extracted text then gives back), as a Type0 font for text made by ``show``; its reference
+    (``ref``, when the document's pages already name it). The same font and glyphs give the
+    same objects, byte for byte."""
     font = _font(path)
     used = sorted(set(gids))
+    chars = dict(gids) if isinstance(gids, Mapping) else {}
     name = Name(f"{_tag(font.postscript_name, used)}+{font.postscript_name}")
     data = _subset(path, tuple(used))
     font_file = writer.add(flate({"Length1": len(data)}, data))
-    to_unicode = writer.add(flate({}, _to_unicode(font, used)))
+    to_unicode = writer.add(flate({}, _to_unicode(font, used, chars)))
     descriptor = writer.add(
         {
             "Type": Name("FontDescriptor"),
@@ -138,7 +146,8 @@ def add_font(writer: PdfWriter, path: Path, gids: Iterable[int]) -> Ref:
             "CIDToGIDMap": Name("Identity"),
         }
     )
-    return writer.add(
+    return writer.set(
+        ref or writer.reserve(),
         {
             "Type": Name("Font"),
             "Subtype": Name("Type0"),
@@ -146,7 +155,7 @@ def add_font(writer: PdfWriter, path: Path, gids: Iterable[int]) -> Ref:
             "Encoding": Name("Identity-H"),
             "DescendantFonts": [cid_font],
             "ToUnicode": to_unicode,
-        }
+        },
     )
 
 
@@ -182,13 +191,15 @@ def _widths(font: _Font, used: list[int]) -> tuple[float | int, list[Value]]:
     return default, entries
 
 
-def _to_unicode(font: _Font, used: list[int]) -> bytes:
-    """A ToUnicode CMap: each used glyph to the character it was set for (the lowest code point
-    of those the cmap maps to it)."""
+def _to_unicode(font: _Font, used: list[int], chars: Mapping[int, str]) -> bytes:
+    """A ToUnicode CMap: each used glyph to the character it was set for (``chars``), else to
+    the one the font's cmap prefers (see ``_preference``)."""
+    known = {gid: chr(code) for gid, code in font.unicode.items()}
     pairs = [
-        b"<%04X> <%s>" % (gid, chr(font.unicode[gid]).encode("utf-16-be").hex().upper().encode())
+        b"<%04X> <%s>"
+        % (gid, (chars.get(gid) or known[gid]).encode("utf-16-be").hex().upper().encode())
         for gid in used
-        if gid in font.unicode
+        if gid in chars or gid in known
     ]
     blocks = b"".join(
         b"%d beginbfchar\n" % len(chunk) + b"\n".join(chunk) + b"\nendbfchar\n"

@@ -54,6 +54,25 @@ class DocumentInfo:
         canvas.setKeywords(list(self.keywords))
         canvas.setCatalogEntry("Lang", self.lang)
 
+    def entries(self) -> dict[str, str]:
+        """The document information dictionary, for the PDF writer (``pdfobjects``), dated
+        as reportlab dates its files."""
+        from reportlab.lib.utils import TimeStamp
+
+        stamp = TimeStamp(invariant=True)
+        year, month, day, hour, minute, second = stamp.YMDhms
+        date = f"D:{year:04d}{month:02d}{day:02d}{hour:02d}{minute:02d}{second:02d}+00'00'"
+        return {
+            "Title": self.title,
+            "Author": self.author,
+            "Subject": self.subject,
+            "Keywords": ", ".join(self.keywords),
+            "Creator": CREATOR,
+            "Producer": CREATOR,
+            "CreationDate": date,
+            "ModDate": date,
+        }
+
     def template_arguments(self) -> Mapping[str, Any]:
         """The same as keyword arguments of a platypus document template."""
         return {

@@ -7,10 +7,11 @@ indirect reference) and ``Stream``."""
 
 from __future__ import annotations
 
+import hashlib
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import BinaryIO, TypeAlias
+from typing import Any, BinaryIO, TypeAlias
 
 #: PDF's delimiters and white space, which a name writes as #xx.
 _NAME_ESCAPED = frozenset(b"()<>[]{}/%#") | frozenset(range(0x21)) | frozenset(range(0x7F, 0x100))
@@ -119,11 +120,9 @@ class PdfWriter:
     def add(self, value: Value) -> Ref:
         return self.set(self.reserve(), value)
 
-    def write(
-        self, out: BinaryIO, *, root: Ref, info: Ref | None = None, ident: bytes = b""
-    ) -> None:
-        """The file: header, objects, cross-reference table and trailer. ``ident``: the
-        document's ``/ID`` (both halves), e.g. a digest of what it was made from."""
+    def write(self, out: BinaryIO, *, root: Ref, info: Ref | None = None) -> None:
+        """The file: header, objects, cross-reference table and trailer, its ``/ID`` a digest
+        of the objects (the same objects, the same bytes)."""
         missing = [n + 1 for n, body in enumerate(self._bodies) if body is None]
         if missing:
             raise ValueError(f"objects {missing} were reserved and never set")
@@ -146,6 +145,42 @@ class PdfWriter:
         trailer: dict[str, Value] = {"Size": len(self._bodies) + 1, "Root": root}
         if info is not None:
             trailer["Info"] = info
-        if ident:
-            trailer["ID"] = [ident, ident]
+        ident = hashlib.md5(b"".join(self._bodies), usedforsecurity=False).digest()  # type: ignore[arg-type]
+        trailer["ID"] = [ident, ident]
         put(b"trailer\n" + serialize(trailer) + b"\nstartxref\n%d\n%%%%EOF\n" % xref)
+
+
+def copy_object(writer: PdfWriter, value: Any, copied: dict[int, Ref]) -> Value:
+    """A value read by pypdf as this writer's, the objects it refers to added to ``writer``
+    (once each: ``copied`` maps the numbers read to those written)."""
+    from pypdf import generic
+
+    if isinstance(value, generic.IndirectObject):
+        if value.idnum not in copied:
+            copied[value.idnum] = writer.reserve()
+            writer.set(copied[value.idnum], copy_object(writer, value.get_object(), copied))
+        return copied[value.idnum]
+    if isinstance(value, generic.StreamObject):
+        entries = {
+            str(key)[1:]: copy_object(writer, item, copied)
+            for key, item in value.items()
+            if key != "/Length"
+        }
+        return Stream(entries, value._data)
+    if isinstance(value, generic.DictionaryObject):
+        return {str(key)[1:]: copy_object(writer, item, copied) for key, item in value.items()}
+    if isinstance(value, generic.ArrayObject):
+        return [copy_object(writer, item, copied) for item in value]
+    if isinstance(value, generic.NameObject):
+        return Name(str(value)[1:])
+    if isinstance(value, generic.BooleanObject):
+        return bool(value)
+    if isinstance(value, generic.FloatObject):
+        return float(value)
+    if isinstance(value, generic.NumberObject):
+        return int(value)
+    if isinstance(value, generic.TextStringObject | generic.ByteStringObject):
+        return bytes(value.original_bytes if hasattr(value, "original_bytes") else value)
+    if isinstance(value, generic.NullObject) or value is None:
+        return None
+    raise TypeError(f"no PDF value for {value!r}")
