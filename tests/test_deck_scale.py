@@ -5,15 +5,19 @@ the preview's gallery comes in pages."""
 from __future__ import annotations
 
 import hashlib
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gachapress.assembly.builder import BuildOptions, build
+from gachapress.book.build import GALLERY_ALL, GALLERY_FIRST
 from gachapress.cli.new_cmd import new
 from gachapress.data.load import load_rules
 from gachapress.render import svg
+from gachapress.render.faceforms import FaceForms
 from gachapress.render.layout import Face
 from gachapress.serve.gallery import gallery_page, game_gallery
 
@@ -29,7 +33,6 @@ decks:
     cards: {from: cards.csv}
 """
 SUITS = ("sun", "moon", "star")
-EDITED = "card-4"
 
 
 def deck_project(root: Path, faces: int) -> Path:
@@ -63,50 +66,90 @@ def _files(out: Path) -> dict[str, tuple[str, int]]:
     }  # fmt: skip
 
 
-def _edit(root: Path, faces: int, monkeypatch: pytest.MonkeyPatch) -> tuple[set[str], list[str]]:
-    """Build a deck of ``faces`` faces, edit one card's text (with letters no card had) and
-    build again: the files that changed, and the faces rendered as SVG by the second build."""
+@dataclass(frozen=True)
+class Edited:
+    """What a second build did after one card's text was edited."""
+
+    changed: set[str]
+    """The files of out/ it changed."""
+    svg: list[str]
+    """The faces it drew as SVG."""
+    pdf: int
+    """The faces it drew for the print-and-play PDF (not found kept from the first build)."""
+
+
+def _edit(root: Path, faces: int, card: int, monkeypatch: pytest.MonkeyPatch) -> Edited:
+    """Build a deck of ``faces`` faces, edit card ``card``'s text (with letters no card had)
+    and build again."""
     sheet = deck_project(root, faces)
     options = BuildOptions(root=root, out=root / "out", papers=("a4",))
     assert not build([GAME], options).problems
     before = _files(options.out)
-    rows = sheet.read_text(encoding="utf-8").replace(
-        f"{EDITED},2,Card 4,sun,4,Draw a card.", f'{EDITED},2,Card 4,sun,4,"Gain 2 jewels, quick!"'
-    )  # fmt: skip
-    sheet.write_text(rows, encoding="utf-8")
+    old = f"card-{card},2,Card {card},{SUITS[(card - 1) % 3]},{1 + (card - 1) % 5},"
+    rows = sheet.read_text(encoding="utf-8").splitlines()
+    (index,) = [n for n, row in enumerate(rows) if row.startswith(old)]
+    rows[index] = old + '"Gain 2 jewels, quick!"'
+    sheet.write_text("\n".join(rows) + "\n", encoding="utf-8")
     rendered: list[str] = []
     face_svg = svg.face_svg
+    pdf_drawn: list[int] = []
+    finish = FaceForms.finish
 
     def counted(face: Face, *args: Any) -> str:
         rendered.append(face.key)
         return face_svg(face, *args)
 
+    def drawn(forms: FaceForms) -> None:
+        pdf_drawn.append(forms.drawn)
+        finish(forms)
+
     with monkeypatch.context() as patch:
         patch.setattr(svg, "face_svg", counted)
+        patch.setattr(FaceForms, "finish", drawn)
         assert not build([GAME], options).problems
     after = _files(options.out)
     assert set(after) == set(before)
-    return {rel for rel in after if after[rel] != before[rel]}, rendered
+    return Edited({rel for rel in after if after[rel] != before[rel]}, rendered, sum(pdf_drawn))
 
 
-def test_a_one_card_edit_rewrites_that_card_alone_whatever_the_deck(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+SHEETS = {f"{GAME}/{GAME}-pnp-a4.pdf"}
+BOOKS = {f"{GAME}/rulebook.en.pdf", f"{GAME}/rulebook.en.a4.pdf",
+         f"{GAME}/rulebook.en.booklet-a4.pdf"}  # fmt: skip
+
+
+@pytest.mark.parametrize("faces", [svg.STABLE_SUBSET_FACES, 2 * svg.STABLE_SUBSET_FACES])
+def test_a_one_card_edit_redraws_that_card_alone_whatever_the_deck(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, faces: int
 ) -> None:
-    """A deck of 100 faces and one of 200: the edit renders the one face, and rewrites its
-    SVG, the print-and-play sheets and the rulebook PDFs (which show every card), nothing
-    else of the game."""
-    small = _edit(tmp_path / "small", svg.STABLE_SUBSET_FACES, monkeypatch)
-    large = _edit(tmp_path / "large", 2 * svg.STABLE_SUBSET_FACES, monkeypatch)
-    expected = {
-        f"{GAME}/cards/{EDITED}.svg",
-        f"{GAME}/{GAME}-pnp-a4.pdf",
-        f"{GAME}/rulebook.en.pdf",
-        f"{GAME}/rulebook.en.a4.pdf",
-        f"{GAME}/rulebook.en.booklet-a4.pdf",
-    }
-    for changed, rendered in (small, large):
-        assert changed == expected
-        assert rendered == [EDITED]
+    """A deck of 100 faces and one of 200: an edit of a card the rulebook pictures (its
+    first) draws that one face, once as SVG and once for the print sheets, and rewrites its
+    SVG, the print sheets and the rulebook PDFs; an edit of a card it does not picture leaves
+    the rulebooks as they were. Nothing else of the game is rewritten."""
+    pictured = _edit(tmp_path / "pictured", faces, 4, monkeypatch)
+    assert pictured.changed == {f"{GAME}/cards/card-4.svg"} | SHEETS | BOOKS
+    assert (pictured.svg, pictured.pdf) == (["card-4"], 1)
+    last = faces - 1
+    unpictured = _edit(tmp_path / "unpictured", faces, last, monkeypatch)
+    assert unpictured.changed == {f"{GAME}/cards/card-{last}.svg"} | SHEETS
+    assert (unpictured.svg, unpictured.pdf) == ([f"card-{last}"], 1)
+
+
+def test_a_large_decks_rulebook_pictures_its_first_faces_and_says_so(tmp_path: Path) -> None:
+    deck_project(tmp_path, GALLERY_ALL + 1)
+    options = BuildOptions(root=tmp_path, out=tmp_path / "out", papers=("a4",))
+    assert not build([GAME], options).problems
+    html = (options.out / GAME / "rulebook.en.html").read_text(encoding="utf-8")
+    gallery = html.split('class="gallery"', 1)[1].split("</div>", 1)[0]
+    shown = re.findall(r'src="cards/(card-\d+)\.svg"', gallery)
+    assert shown == [f"card-{n}" for n in range(1, GALLERY_FIRST + 1)]
+    assert f"the first {GALLERY_FIRST} of its {GALLERY_ALL + 1} different faces" in html
+    deck_project(tmp_path / "whole", GALLERY_ALL)
+    options = BuildOptions(root=tmp_path / "whole", out=tmp_path / "whole" / "out")
+    assert not build([GAME], options).problems
+    html = (options.out / GAME / "rulebook.en.html").read_text(encoding="utf-8")
+    gallery = html.split('class="gallery"', 1)[1].split("</div>", 1)[0]
+    assert len(re.findall(r'src="cards/card-\d+\.svg"', gallery)) == GALLERY_ALL
+    assert "different faces. Every card" not in html
 
 
 def test_the_gallery_comes_in_pages_each_face_once(tmp_path: Path) -> None:

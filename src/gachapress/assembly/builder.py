@@ -427,18 +427,23 @@ def _book_pdfs(
     """The rulebook PDFs: each language's book laid out once on each page size, and its A5
     booklet imposed on each paper for a home printer, from that one A5 layout; ``faces``: the
     faces drawn in each language, which that language's book pictures."""
+    from gachapress.book.model import pictured
     from gachapress.publish.book_pdf import render_book_pdf
     from gachapress.publish.booklet import impose_booklet
 
+    # a book's PDFs are made from the faces it pictures: an edit of any other card keeps them
+    pictures = {lang: pictured(book) for lang, book in books.items()}
+    shown = {lang: [face for face in faces[lang] if face.key in pictures[lang]] for lang in books}
+
     @cache
     def layout(lang: str, size: str) -> bytes:
-        by_key = {face.key: face for face in faces[lang]}
+        by_key = {face.key: face for face in shown[lang]}
         return render_book_pdf(books[lang], measure.fonts, by_key, size)
 
     plan: dict[str, tuple[str, Writer]] = {}
     for lang, book in books.items():
-        art = [digest for face in faces[lang] for digest in art_digests(face)]
-        digest = hash_text(code_version(game_id), repr(book), repr(faces[lang]), *art)
+        art = [digest for face in shown[lang] for digest in art_digests(face)]
+        digest = hash_text(code_version(game_id), repr(book), repr(shown[lang]), *art)
         for size in names.rulebook_sizes(options.papers):
             plan[f"{game_id}/{names.rulebook_pdf(lang, size)}"] = (
                 hash_text(digest, size),

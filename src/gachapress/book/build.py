@@ -46,6 +46,9 @@ from gachapress.data.project_file import load_project
 from gachapress.data.yamlsource import PathKey
 from gachapress.errors import RulesError
 
+#: A deck of at most this many different faces is pictured whole in its rulebook; a larger one
+#: (a collectible game's) by its first ``GALLERY_FIRST``, with a line saying where the rest are.
+GALLERY_ALL, GALLERY_FIRST = 60, 24
 # -- helpers the games build their tables with ---------------------------------------------------
 
 
@@ -426,6 +429,10 @@ class BookBuilder:
         decks = []
         for deck_id, deck in self.model.deck_items():
             faces = deck.faces()
+            more = None
+            if len(faces) > GALLERY_ALL:  # a rulebook is not a card catalogue
+                more = self.ui("gallery_first", shown=GALLERY_FIRST, faces=len(faces))
+                faces = faces[:GALLERY_FIRST]
             decks.append(
                 m.Deck(
                     id=f"deck-{deck_id}",
@@ -454,6 +461,7 @@ class BookBuilder:
                         folder=self.faces_dir,
                     ),
                     tables=tuple(tables.decks.get(deck_id, [])),
+                    more=None if deck_id in tables.no_gallery else more,
                 )
             )
         line = self.ui("component_line")

@@ -8,7 +8,7 @@ sort, so a backend (or a template) dispatches on it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import ClassVar
 
 from gachapress.assembly.names import CARDS_DIR
@@ -326,6 +326,8 @@ class Deck:
     provenance: Provenance | None
     gallery: tuple[CardPicture, ...]
     tables: tuple[Table, ...]
+    more: str | None = None
+    """Said under a gallery that pictures only the first faces of a large deck."""
 
 
 @dataclass(frozen=True)
@@ -585,3 +587,16 @@ class Book:
     @property
     def toc(self) -> tuple[TocEntry, ...]:
         return tuple(TocEntry(s.id, s.title, s.toc_children) for s in self.sections)
+
+
+def pictured(node: object) -> frozenset[str]:
+    """The cards a book (or any part of one) pictures, by id."""
+    if isinstance(node, CardPicture):
+        return frozenset((node.card_id,))
+    if isinstance(node, tuple | list):
+        return frozenset().union(*(pictured(item) for item in node))
+    if isinstance(node, Mapping):
+        return frozenset().union(*(pictured(item) for item in node.values()))
+    if is_dataclass(node):
+        return frozenset().union(*(pictured(getattr(node, f.name)) for f in fields(node)))
+    return frozenset()

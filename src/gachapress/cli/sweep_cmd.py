@@ -128,9 +128,7 @@ def _out_lock(out: Path) -> Any:
     def waiting(holder: str) -> None:
         if not said:
             said.append(holder)
-            echo(
-                f"waiting for the build writing {out} (process {holder}) to finish", err=True
-            )
+            echo(f"waiting for the build writing {out} (process {holder}) to finish", err=True)
 
     return lambda: outdir.locked(out, waiting)
 

@@ -78,7 +78,6 @@ class FieldSpec(Strict):
         return self
 
 
-
 def field_type(spec: FieldSpec) -> Any:
     """The type a card's value of this field must have."""
     bounds = {"ge": spec.min, "le": spec.max}

@@ -34,9 +34,7 @@ def _plain_text(value: Any, info: ValidationInfo) -> Any:
 
 LangTexts = dict[Lang, Line]
 """A text's languages and lines, as a field's annotation shows a :data:`Text`."""
-Text = Annotated[
-    LangTexts, BeforeValidator(_plain_text, json_schema_input_type=Line | LangTexts)
-]
+Text = Annotated[LangTexts, BeforeValidator(_plain_text, json_schema_input_type=Line | LangTexts)]
 """Text in each language the game publishes, keyed by ISO 639-1 code (in a game of one
 language, plain text will do)."""
 Count = Annotated[int, Field(ge=1, le=1000)]

@@ -118,10 +118,14 @@ def diagram_svg(diagram: SetupDiagram) -> Markup:
     if diagram.narrow is None:
         return _svg(diagram, "diagram")
     fits = round(diagram.width * MIN_PX_PER_MM)
-    return Markup(
-        f"<style>@container (max-width: {fits - 1}px) {{ #{diagram.id}-svg {{ display: none; }}"
-        f" #{diagram.narrow.id}-svg {{ display: block; }} }}</style>"
-    ) + _svg(diagram, "diagram diagram-wide") + _svg(diagram.narrow, "diagram diagram-narrow")
+    return (
+        Markup(
+            f"<style>@container (max-width: {fits - 1}px) {{ #{diagram.id}-svg {{ display: none; }}"
+            f" #{diagram.narrow.id}-svg {{ display: block; }} }}</style>"
+        )
+        + _svg(diagram, "diagram diagram-wide")
+        + _svg(diagram.narrow, "diagram diagram-narrow")
+    )
 
 
 def _svg(diagram: SetupDiagram, classes: str) -> Markup:

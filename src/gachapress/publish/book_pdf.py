@@ -938,6 +938,8 @@ class BookPdf:
             grid = self.card_grid([deck.back, *deck.gallery], captions=True)
             if grid is not None:
                 out.append(grid)
+            if deck.more:
+                out.append(self.text(deck.more, "small"))
             out += self.tables(deck.tables)
         return out
 

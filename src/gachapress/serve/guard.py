@@ -92,8 +92,7 @@ def _depth(text: str) -> int:
 def _whole(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_DIGITS:
         raise Refused(
-            f"a number in the request has {len(digits.lstrip('-'))} digits "
-            f"(at most {MAX_DIGITS})"
+            f"a number in the request has {len(digits.lstrip('-'))} digits (at most {MAX_DIGITS})"
         )
     return int(digits)
 

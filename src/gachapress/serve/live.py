@@ -21,8 +21,14 @@ class Live:
 
     def message(self) -> str:
         problems = [line for lines in self.problems.values() for line in lines]
-        return json.dumps({"generation": self.generation, "pdfs": self.pdfs,
-                           "pending": self.pending, "problems": problems})
+        return json.dumps(
+            {
+                "generation": self.generation,
+                "pdfs": self.pdfs,
+                "pending": self.pending,
+                "problems": problems,
+            }
+        )
 
     def publish(self) -> None:
         """Tell every open page the current state (call from the event loop's thread)."""

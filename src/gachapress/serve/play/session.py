@@ -78,8 +78,9 @@ class Session:
             seat = self.humans[0]
         if seat not in self.humans:
             raise PlayError(f"Player {_player(seat)} is not a person at this screen")
-        people = [(i, mover) for i, mover in enumerate(self._movers())
-                  if self.seats[mover] == HUMAN]
+        people = [
+            (i, mover) for i, mover in enumerate(self._movers()) if self.seats[mover] == HUMAN
+        ]
         if not any(mover == seat for _, mover in people):
             raise PlayError(f"Player {_player(seat)} has no move to take back")
         last, mover = people[-1]
