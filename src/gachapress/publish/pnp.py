@@ -22,7 +22,7 @@ from gachapress.data.placeholders import fill, model_data
 from gachapress.data.project_file import load_project
 from gachapress.publish.imposition import PaperSheet, Slot, impose, slots
 from gachapress.render import art as artwork
-from gachapress.render.faceforms import MM, FaceForms
+from gachapress.render.faceforms import MM, FaceForms, place_face
 from gachapress.render.faces import DeckFaces
 from gachapress.render.fonts import FontFile, role_for
 from gachapress.render.ink import low_ink
@@ -97,12 +97,11 @@ class PnpDocument:
             keywords=("print and play", "cards", game.id),
         )
         self.writer = PdfWriter()
-        self.forms = FaceForms(
-            self.writer, {font.name: font.path for font in measure.fonts.values()}, store
-        )
+        self.files = {font.name: font.path for font in measure.fonts.values()}
+        self.forms = FaceForms(self.writer, self.files, store)
         self.pages_ref = self.writer.reserve()
         self.page_refs: list[Ref] = []
-        self.page = Ops()
+        self.page = Ops(self.files)
 
     # -- text ----------------------------------------------------------------------------------
     def text(
@@ -138,8 +137,8 @@ class PnpDocument:
         for line in fitted.lines:
             for run in line.runs:
                 self.page.text(
-                    font.path, font.name, fitted.size, (x + run.x) * MM,
-                    (page_h - y - line.baseline) * MM, run.text,
+                    font.name, fitted.size, (x + run.x) * MM, (page_h - y - line.baseline) * MM,
+                    run.text,
                 )  # fmt: skip
         return len(fitted.lines) * fitted.size * 1.2 * 25.4 / 72
 
@@ -383,7 +382,7 @@ class PnpDocument:
         role = "ja" if self.measure.missing(label, "regular") else "regular"
         font = self.measure.fonts[role]
         width = self.measure.width(label, role, 7) * MM
-        c.text(font.path, font.name, 7, -width / 2, -1 * MM, label)
+        c.text(font.name, 7, -width / 2, -1 * MM, label)
         c.restore()
 
     def _crop_marks(self, places: list[Slot], shape: Shape) -> None:
@@ -422,25 +421,7 @@ class PnpDocument:
     ) -> None:
         """Draw ``face`` with its trim's top-left corner at (x, y) mm from the page's top-left,
         clipped to ``clip`` = (left, top, right, bottom) mm around the trim (bleed kept there)."""
-        name = self.forms.name(face)
-        shape, c = face.shape, self.page
-        page_h = self.sheet.page[1]
-        c.save()
-        left, top, right, bottom = clip
-        if shape.kind == "round":  # a round piece keeps its bleed all round, cut on the circle
-            radius = shape.width / 2 + min(clip)
-            c.circle((x + shape.width / 2) * MM, (page_h - y - shape.height / 2) * MM, radius * MM)
-        else:
-            c.rect(
-                (x - left) * MM,
-                (page_h - y - shape.height - bottom) * MM,
-                (shape.width + left + right) * MM,
-                (shape.height + top + bottom) * MM,
-            )
-        c.clip()
-        c.translate((x - shape.bleed) * MM, (page_h - y - shape.height - shape.bleed) * MM)
-        c.place(name)
-        c.restore()
+        place_face(self.page, face.shape, self.forms.name(face), (x, y), clip, self.sheet.page[1])
 
     def show_page(self) -> None:
         """End the page being drawn and begin the next."""
@@ -454,7 +435,7 @@ class PnpDocument:
             "Resources": self.forms.resources(self.page),
         }
         self.page_refs.append(self.writer.add(page))
-        self.page = Ops()
+        self.page = Ops(self.files)
 
     def save(self) -> None:
         """Write the document: its forms and fonts, pages, catalogue and information."""

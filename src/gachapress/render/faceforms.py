@@ -15,7 +15,7 @@ from typing import Any
 
 from gachapress.render import art as artwork
 from gachapress.render.fonts import file_digest
-from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
+from gachapress.render.layout import Art, Ellipse, Face, Rect, Shape, TextLine
 from gachapress.render.partstore import PartStore
 from gachapress.render.pdfdraw import Ops
 from gachapress.render.pdffonts import add_font
@@ -41,15 +41,13 @@ def art_name(source: str) -> str:
     return "art-" + hashlib.sha256(source.encode()).hexdigest()[:16]
 
 
-def face_ops(
-    face: Face, fonts: Mapping[str, Path], art_size: Mapping[str, tuple[float, float]]
-) -> Ops:
-    """The drawing of ``face`` as a form: its trim plus bleed, from (0, 0). ``fonts``: the
-    font file of each font name its text names; ``art_size``: each art's size in mm."""
+def draw_face(face: Face, ops: Ops, art_size: Mapping[str, tuple[float, float]]) -> None:
+    """Draw ``face`` as a form: its trim plus bleed, from (0, 0); each art is the form named
+    ``art_name(source)``, of the size ``art_size`` gives (mm). Both PDF backends draw faces
+    so: this writer's documents, and reportlab's through ``pdf.CanvasOps``."""
     shape = face.shape
     b = shape.bleed
     width, height = (shape.width + 2 * b) * MM, (shape.height + 2 * b) * MM
-    ops = Ops()
     ops.fill_colour(face.background)
     if shape.kind == "round":
         ops.ellipse(0, 0, width, height)
@@ -80,11 +78,9 @@ def face_ops(
             ops.paint(fill=item.fill is not None, stroke=item.stroke is not None)
         elif isinstance(item, TextLine):
             ops.fill_colour(item.color)
-            path = fonts[item.font]
             ops.text(
-                path, item.font, item.size, px(item.x), py(item.baseline), item.text,
-                turned=item.turned,
-            )  # fmt: skip
+                item.font, item.size, px(item.x), py(item.baseline), item.text, turned=item.turned
+            )
         elif isinstance(item, Art):
             art_width, art_height = art_size[item.source]
             scale = min(item.w / art_width, item.h / art_height)  # fit, centred, as in SVG
@@ -93,7 +89,38 @@ def face_ops(
             ops.transform(scale, 0, 0, scale, px(item.x + dx), py(item.y + item.h - dy))
             ops.place(art_name(item.source))
             ops.restore()
-    return ops
+
+
+def place_face(
+    ops: Ops,
+    shape: Shape,
+    name: str,
+    at: tuple[float, float],
+    clip: tuple[float, float, float, float],
+    page_height: float,
+) -> None:
+    """Show the face form ``name`` with its trim's top-left corner ``at`` (x, y) mm from the
+    page's top-left, clipped to ``clip`` = (left, top, right, bottom) mm around the trim (the
+    bleed kept there); a round piece keeps its bleed all round, cut on the circle."""
+    x, y = at
+    ops.save()
+    left, top, right, bottom = clip
+    if shape.kind == "round":
+        radius = shape.width / 2 + min(clip)
+        ops.circle(
+            (x + shape.width / 2) * MM, (page_height - y - shape.height / 2) * MM, radius * MM
+        )
+    else:
+        ops.rect(
+            (x - left) * MM,
+            (page_height - y - shape.height - bottom) * MM,
+            (shape.width + left + right) * MM,
+            (shape.height + top + bottom) * MM,
+        )
+    ops.clip()
+    ops.translate((x - shape.bleed) * MM, (page_height - y - shape.height - shape.bleed) * MM)
+    ops.place(name)
+    ops.restore()
 
 
 def _art_part(source: str) -> tuple[Any, ...]:
@@ -134,6 +161,23 @@ def _drawn_by_reportlab(drawing: Any, width: float, height: float) -> bytes:
     return out.getvalue()
 
 
+#: Digests of the faces drawn lately, by the face object (kept with it): the papers of a
+#: build draw the same faces.
+_DIGESTS: dict[int, tuple[Face, str]] = {}
+
+
+def _digest(face: Face) -> str:
+    """A digest of what ``face`` draws."""
+    kept = _DIGESTS.get(id(face))
+    if kept is not None and kept[0] is face:
+        return kept[1]
+    if len(_DIGESTS) > 20_000:  # faces of earlier builds of a long preview
+        _DIGESTS.clear()
+    digest = hashlib.sha256(repr((face.shape, face.background, face.items)).encode()).hexdigest()
+    _DIGESTS[id(face)] = (face, digest)
+    return digest
+
+
 class FaceForms:
     """The faces, arts and fonts of one document being written: ``name`` gives a face's form
     name (its part fetched or drawn), ``resources`` a stream's resource dictionary, and
@@ -146,6 +190,7 @@ class FaceForms:
         self.fonts = dict(fonts)
         self.store = store or PartStore(None)
         self._font_names = {path: name for name, path in self.fonts.items()}
+        self._fonts_digest = repr(sorted((n, file_digest(p)) for n, p in self.fonts.items()))
         self._font_refs: dict[Path, Ref] = {}
         self._glyphs: dict[Path, dict[int, str]] = {}
         self._faces: dict[str, tuple[Ref, tuple[Any, ...]]] = {}
@@ -161,12 +206,12 @@ class FaceForms:
         sizes = {item.source: self._art(item.source)[:2] for item in face.items
                  if isinstance(item, Art)}  # fmt: skip
         key = hashlib.sha256(
-            repr((FORMAT, face.shape, face.background, face.items, sorted(sizes.items()),
-                  sorted((n, file_digest(p)) for n, p in self.fonts.items()))).encode()
-        ).hexdigest()  # fmt: skip
+            f"{FORMAT} {self._fonts_digest} {_digest(face)} {sorted(sizes.items())}".encode()
+        ).hexdigest()
         part = self.store.get("face:" + key)
         if part is None:
-            ops = face_ops(face, self.fonts, sizes)
+            ops = Ops(self.fonts)
+            draw_face(face, ops, sizes)
             shape = face.shape
             bbox = (0, 0, (shape.width + 2 * shape.bleed) * MM,
                     (shape.height + 2 * shape.bleed) * MM)  # fmt: skip

@@ -1,11 +1,11 @@
-"""The PDF backend: draws resolved faces with reportlab. Each distinct face and each distinct art
-becomes one form XObject, drawn once and placed as often as the deck holds copies."""
+"""Faces on reportlab's canvases (the rulebooks' pictures, the shop files): each distinct face
+and each distinct art one form XObject, drawn once (by ``faceforms.draw_face``, as the
+print-and-play writer draws it) and placed as often as the deck holds copies."""
 
 from __future__ import annotations
 
 import contextlib
 import copy
-import hashlib
 import io
 from collections.abc import Iterator
 from functools import cache
@@ -18,12 +18,12 @@ from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
 
 from gachapress.render import art as artwork
-from gachapress.render.colour import cmyk_image, reportlab_colour, to_cmyk
-from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
+from gachapress.render.colour import cmyk_image, to_cmyk
+from gachapress.render.faceforms import MM, art_name, draw_face, face_name, place_face
+from gachapress.render.layout import Art, Face, TextLine
 from gachapress.render.outline import glyph_segments, outline_font, set_glyphs
+from gachapress.render.pdfdraw import Ops
 from gachapress.render.pdfinfo import DocumentInfo, begin_pdfx_1a, end_pdfx_1a
-
-MM = 72 / 25.4  # points per millimetre
 
 
 class FacePainter:
@@ -42,41 +42,18 @@ class FacePainter:
         self._arts: dict[str, tuple[str, float, float]] = {}
         self._glyphs: dict[tuple[str, str], str] = {}
 
-    def colour(self, hex_colour: str) -> Color:
-        return reportlab_colour(hex_colour, cmyk_mode=self.cmyk)
-
     def place(
         self, face: Face, x: float, y: float, clip: tuple[float, float, float, float]
     ) -> None:
         """Draw ``face`` with its trim's top-left corner at (x, y) mm from the page's top-left,
         clipped to ``clip`` = (left, top, right, bottom) mm around the trim (bleed kept there)."""
-        name = self.form(face)
-        shape = face.shape
-        page_height = self.canvas._pagesize[1] / MM
-        c = self.canvas
-        c.saveState()
-        left, top, right, bottom = clip
-        path = c.beginPath()
-        if shape.kind == "round":  # a round piece keeps its bleed all round, cut on the circle
-            radius = shape.width / 2 + min(clip)
-            path.circle(
-                (x + shape.width / 2) * MM, (page_height - y - shape.height / 2) * MM, radius * MM
-            )
-        else:
-            path.rect(
-                (x - left) * MM,
-                (page_height - y - shape.height - bottom) * MM,
-                (shape.width + left + right) * MM,
-                (shape.height + top + bottom) * MM,
-            )
-        c.clipPath(path, stroke=0, fill=0)
-        c.translate((x - shape.bleed) * MM, (page_height - y - shape.height - shape.bleed) * MM)
-        c.doForm(name)
-        c.restoreState()
+        ops = CanvasOps(self)
+        place_face(ops, face.shape, self.form(face), (x, y), clip, self.canvas._pagesize[1] / MM)
+        ops.flush()
 
     def form(self, face: Face) -> str:
         """The name of ``face``'s form (its trim and bleed), defined on the canvas on first use."""
-        name = "face-" + _safe(face.key)
+        name = face_name(face)
         if name in self._faces:
             return name
         self._faces.add(name)
@@ -91,72 +68,17 @@ class FacePainter:
                     self._glyph_form(item.font, glyph)
         c = self.canvas
         c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
-        c.setFillColor(self.colour(face.background))
-        if shape.kind == "round":
-            c.ellipse(0, 0, width, height, stroke=0, fill=1)
-        else:
-            c.rect(0, 0, width, height, stroke=0, fill=1)
-
-        def px(x: float) -> float:
-            return (x + b) * MM
-
-        def py(y: float) -> float:  # face y (down from the trim top) to form y (up)
-            return (shape.height + b - y) * MM
-
-        for item in face.items:
-            if isinstance(item, Rect | Ellipse):
-                self._paint(item.fill, item.stroke, item.stroke_width)
-                args = (px(item.x), py(item.y + item.h), item.w * MM, item.h * MM)
-                fill, stroke = int(item.fill is not None), int(item.stroke is not None)
-                if isinstance(item, Ellipse):
-                    c.ellipse(
-                        args[0],
-                        args[1],
-                        args[0] + args[2],
-                        args[1] + args[3],
-                        stroke=stroke,
-                        fill=fill,
-                    )
-                elif item.radius:
-                    c.roundRect(*args, item.radius * MM, stroke=stroke, fill=fill)
-                else:
-                    c.rect(*args, stroke=stroke, fill=fill)
-            elif isinstance(item, TextLine):
-                c.setFillColor(self.colour(item.color))
-                if self.outline_fonts is None:
-                    c.setFont(item.font, item.size)
-                if item.turned:  # a half-turned text matrix, so extractors see where it is
-                    if self.outline_fonts is None:
-                        turned = c.beginText()
-                        turned.setTextTransform(-1, 0, 0, -1, px(item.x), py(item.baseline))
-                        turned.setFont(item.font, item.size)
-                        turned.textOut(item.text)
-                        c.drawText(turned)
-                    else:
-                        c.saveState()
-                        c.transform(-1, 0, 0, -1, px(item.x), py(item.baseline))
-                        self._outline(item, 0, 0)
-                        c.restoreState()
-                elif self.outline_fonts is None:
-                    c.drawString(px(item.x), py(item.baseline), item.text)
-                else:
-                    self._outline(item, px(item.x), py(item.baseline))
-            elif isinstance(item, Art):
-                form, art_width, art_height = self._arts[item.source]
-                scale = min(item.w / art_width, item.h / art_height)  # fit, centred, as in SVG
-                dx, dy = (item.w - art_width * scale) / 2, (item.h - art_height * scale) / 2
-                c.saveState()
-                c.translate(px(item.x + dx), py(item.y + item.h - dy))
-                c.scale(scale, scale)
-                c.doForm(form)
-                c.restoreState()
+        ops = CanvasOps(self)
+        sizes = {source: (w, h) for source, (_, w, h) in self._arts.items()}
+        draw_face(face, ops, sizes)
+        ops.flush()
         c.endForm()
         return name
 
     def _art_form(self, source: str) -> None:
         if source in self._arts:
             return
-        name = "art-" + hashlib.sha256(source.encode()).hexdigest()[:16]
+        name = art_name(source)
         c = self.canvas
         if artwork.is_svg(source):
             drawing = artwork.reportlab_drawing(source)
@@ -182,13 +104,6 @@ class FacePainter:
             c.drawImage(image, 0, 0, width, height, mask=None if self.cmyk else "auto")
         c.endForm()
         self._arts[source] = (name, width / MM, height / MM)
-
-    def _paint(self, fill: str | None, stroke: str | None, width: float) -> None:
-        if fill:
-            self.canvas.setFillColor(self.colour(fill))
-        if stroke:
-            self.canvas.setStrokeColor(self.colour(stroke))
-            self.canvas.setLineWidth(width * MM)
 
     def _glyph_form(self, font: str, glyph: str) -> str:
         """A glyph's outline as a form in font units, filled with the current colour."""
@@ -217,16 +132,60 @@ class FacePainter:
         self._glyphs[key] = name
         return name
 
-    def _outline(self, item: TextLine, x: float, y: float) -> None:
+    def outline(self, font: str, size: float, text: str, x: float, y: float) -> None:
         """Draw a text line as glyph outlines, its baseline starting at (x, y) points."""
         assert self.outline_fonts is not None
-        path = self.outline_fonts[item.font]
-        scale = item.size / outline_font(path).units
-        for glyph, offset in set_glyphs(path, item.text):
+        path = self.outline_fonts[font]
+        scale = size / outline_font(path).units
+        for glyph, offset in set_glyphs(path, text):
             self.canvas.saveState()
             self.canvas.transform(scale, 0, 0, scale, x + offset * scale, y)
-            self.canvas.doForm(self._glyphs[(item.font, glyph)])
+            self.canvas.doForm(self._glyphs[(font, glyph)])
             self.canvas.restoreState()
+
+
+class CanvasOps(Ops):
+    """``Ops`` onto a reportlab canvas (a face drawn by ``draw_face`` into a book or a print
+    file): paths and colours go in as operators, text through reportlab's own fonts (or as
+    the painter's glyph outlines), forms by reportlab's names for them."""
+
+    def __init__(self, painter: FacePainter) -> None:
+        super().__init__({}, cmyk=painter.cmyk)
+        self.painter = painter
+
+    def flush(self) -> None:
+        """Hand the operators written so far to the canvas."""
+        if self.parts:
+            self.painter.canvas._code.append(self.data().decode("latin-1"))
+            self.parts.clear()
+
+    def text(
+        self, name: str, size: float, x: float, y: float, text: str, *, turned: bool = False
+    ) -> None:
+        self.flush()
+        c = self.painter.canvas
+        if self.painter.outline_fonts is not None:
+            if turned:
+                c.saveState()
+                c.transform(-1, 0, 0, -1, x, y)
+                self.painter.outline(name, size, text, 0, 0)
+                c.restoreState()
+            else:
+                self.painter.outline(name, size, text, x, y)
+            return
+        c.setFont(name, size)
+        if turned:  # a half-turned text matrix, so extractors see where it is
+            line = c.beginText()
+            line.setTextTransform(-1, 0, 0, -1, x, y)
+            line.setFont(name, size)
+            line.textOut(text)
+            c.drawText(line)
+        else:
+            c.drawString(x, y, text)
+
+    def place(self, name: str) -> None:
+        self.flush()
+        self.painter.canvas.doForm(name)
 
 
 def one_up(

@@ -7,6 +7,7 @@ other text shares its document."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,8 +27,9 @@ def _numbers(*values: float) -> bytes:
 class Ops:
     """A content stream being written, and the resources it names: fonts (by their file, each
     with the glyph ids set and the character each was first set for) and forms or images (by
-    name)."""
+    name). ``files``: the font file of each font name text is set in."""
 
+    files: Mapping[str, Path]
     cmyk: bool = False
     """Colours in CMYK under the shops' ink limit (else RGB)."""
     parts: list[bytes] = field(default_factory=list)
@@ -116,11 +118,11 @@ class Ops:
 
     # -- text and forms ----------------------------------------------------------------------
     def text(
-        self, font: Path, name: str, size: float, x: float, y: float, text: str, *,
-        turned: bool = False,
-    ) -> None:  # fmt: skip
-        """``text`` in the font file ``font`` (named ``name`` in the resources) at ``size``
-        points, its baseline starting at (x, y); ``turned``: upside down, running leftwards."""
+        self, name: str, size: float, x: float, y: float, text: str, *, turned: bool = False
+    ) -> None:
+        """``text`` in the font ``name`` at ``size`` points, its baseline starting at (x, y);
+        ``turned``: upside down, running leftwards."""
+        font = self.files[name]
         gids = glyph_ids(font, text)
         used = self.fonts.setdefault(font, {})
         for gid, char in zip(gids, text, strict=True):

@@ -8,6 +8,7 @@ indirect reference) and ``Stream``."""
 from __future__ import annotations
 
 import hashlib
+import re
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -15,6 +16,9 @@ from typing import Any, BinaryIO, TypeAlias
 
 #: PDF's delimiters and white space, which a name writes as #xx.
 _NAME_ESCAPED = frozenset(b"()<>[]{}/%#") | frozenset(range(0x21)) | frozenset(range(0x7F, 0x100))
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
 class Name(str):
@@ -46,14 +50,14 @@ def flate(entries: Mapping[str, Value], data: bytes) -> Stream:
 
 def number(value: float) -> bytes:
     """A real number as PDF writes it: at most four decimals, no exponent, no trailing zeros."""
-    if value == int(value):
-        return b"%d" % int(value)
     text = b"%.4f" % value
     text = text.rstrip(b"0").rstrip(b".")
     return b"0" if text in (b"-0", b"") else text
 
 
 def _name(value: str) -> bytes:
+    if _PLAIN_NAME.fullmatch(value):
+        return b"/" + value.encode("ascii")
     return b"/" + b"".join(
         b"#%02X" % byte if byte in _NAME_ESCAPED else bytes((byte,)) for byte in value.encode()
     )
