@@ -29,13 +29,18 @@ class PartStore:
             return
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, timeout=60, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(
+            db = sqlite3.connect(path, timeout=60, isolation_level=None)
+        except (OSError, sqlite3.Error):
+            return
+        try:
+            db.execute("PRAGMA journal_mode=WAL")  # builds of other games read meanwhile
+            db.execute(
                 "CREATE TABLE IF NOT EXISTS parts (key TEXT PRIMARY KEY, value BLOB, used REAL)"
             )
         except sqlite3.Error:
-            self._db = None
+            db.close()
+            return
+        self._db = db
 
     def get(self, key: str) -> Any | None:
         self._used.add(key)
