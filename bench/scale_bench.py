@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import re
 import tempfile
 import time
 from collections.abc import Callable
@@ -84,7 +85,7 @@ def measure(faces: int) -> tuple[dict[str, Usage | float], float]:
         pdf = (root / "out" / GAME / f"{GAME}-pnp-a4.pdf").read_bytes()
         figures["PnP bytes"] = len(pdf)
         figures["PnP fonts"] = pdf.count(b"/FontFile2")
-        figures["PnP images"] = pdf.count(b"/Subtype /Image")
+        figures["PnP images"] = len(re.findall(rb"/Subtype\s*/Image", pdf))
         peak = max(u.peak for u in figures.values() if isinstance(u, Usage))
         with serving(root, GAME) as served:
             assert served is not None

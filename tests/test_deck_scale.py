@@ -16,6 +16,7 @@ from gachapress.assembly.builder import BuildOptions, build
 from gachapress.book.build import GALLERY_ALL, GALLERY_FIRST
 from gachapress.cli.new_cmd import new
 from gachapress.data.load import load_rules
+from gachapress.publish.pnp import PnpDocument
 from gachapress.render import svg
 from gachapress.render.faceforms import FaceForms
 from gachapress.render.layout import Face
@@ -76,6 +77,8 @@ class Edited:
     """The faces it drew as SVG."""
     pdf: int
     """The faces it drew for the print-and-play PDF (not found kept from the first build)."""
+    sheets: int
+    """The sheets of cards it drew for that PDF (not found kept)."""
 
 
 def _edit(root: Path, faces: int, card: int, monkeypatch: pytest.MonkeyPatch) -> Edited:
@@ -94,6 +97,8 @@ def _edit(root: Path, faces: int, card: int, monkeypatch: pytest.MonkeyPatch) ->
     face_svg = svg.face_svg
     pdf_drawn: list[int] = []
     finish = FaceForms.finish
+    sheets: list[int] = []
+    save = PnpDocument.save
 
     def counted(face: Face, *args: Any) -> str:
         rendered.append(face.key)
@@ -103,13 +108,19 @@ def _edit(root: Path, faces: int, card: int, monkeypatch: pytest.MonkeyPatch) ->
         pdf_drawn.append(forms.drawn)
         finish(forms)
 
+    def saved(document: PnpDocument) -> None:
+        sheets.append(document.sheets_drawn)
+        save(document)
+
     with monkeypatch.context() as patch:
         patch.setattr(svg, "face_svg", counted)
         patch.setattr(FaceForms, "finish", drawn)
+        patch.setattr(PnpDocument, "save", saved)
         assert not build([GAME], options).problems
     after = _files(options.out)
     assert set(after) == set(before)
-    return Edited({rel for rel in after if after[rel] != before[rel]}, rendered, sum(pdf_drawn))
+    changed = {rel for rel in after if after[rel] != before[rel]}
+    return Edited(changed, rendered, sum(pdf_drawn), sum(sheets))
 
 
 SHEETS = {f"{GAME}/{GAME}-pnp-a4.pdf"}
@@ -122,16 +133,17 @@ def test_a_one_card_edit_redraws_that_card_alone_whatever_the_deck(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, faces: int
 ) -> None:
     """A deck of 100 faces and one of 200: an edit of a card the rulebook pictures (its
-    first) draws that one face, once as SVG and once for the print sheets, and rewrites its
-    SVG, the print sheets and the rulebook PDFs; an edit of a card it does not picture leaves
-    the rulebooks as they were. Nothing else of the game is rewritten."""
+    first) draws that one face, once as SVG and once for the print sheets (whose pages, which
+    show it by name, are all kept), and rewrites its SVG, the print sheets and the rulebook
+    PDFs; an edit of a card it does not picture leaves the rulebooks as they were. Nothing
+    else of the game is rewritten."""
     pictured = _edit(tmp_path / "pictured", faces, 4, monkeypatch)
     assert pictured.changed == {f"{GAME}/cards/card-4.svg"} | SHEETS | BOOKS
-    assert (pictured.svg, pictured.pdf) == (["card-4"], 1)
+    assert (pictured.svg, pictured.pdf, pictured.sheets) == (["card-4"], 1, 0)
     last = faces - 1
     unpictured = _edit(tmp_path / "unpictured", faces, last, monkeypatch)
     assert unpictured.changed == {f"{GAME}/cards/card-{last}.svg"} | SHEETS
-    assert (unpictured.svg, unpictured.pdf) == ([f"card-{last}"], 1)
+    assert (unpictured.svg, unpictured.pdf, unpictured.sheets) == ([f"card-{last}"], 1, 0)
 
 
 def test_a_large_decks_rulebook_pictures_its_first_faces_and_says_so(tmp_path: Path) -> None:

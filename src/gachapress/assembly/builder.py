@@ -350,7 +350,8 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
     from gachapress.render.faces import game_faces
     from gachapress.render.fonts import cache_dir
     from gachapress.render.metrics import Measure
-    from gachapress.render.presets import PRESETS, load_presets
+    from gachapress.render.partstore import PartStore
+    from gachapress.render.presets import PRESETS, Sheet, load_presets
     from gachapress.render.svg import face_svg, font_css
 
     presets = load_presets(options.templates.path(PRESETS))
@@ -393,21 +394,20 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
             lambda path, html=html: path.write_text(html, encoding="utf-8"),
         )
     plan.update(_book_pdfs(game.id, books, faces, measure, options))
+
+    def pnp(path: Path, sheet: Sheet) -> None:
+        store = PartStore(options.build_dir / "parts.sqlite", code)
+        try:
+            write_pnp(
+                path, game, decks, sheet, measure, strings, options.back_offset, options.ink, store
+            )
+        finally:
+            store.close()
+
     for paper in options.papers:
-        sheet = presets.sheets[paper]
         plan[f"{game.id}/{names.pnp_pdf(game.id, paper)}"] = (
             hash_text(inputs, paper, repr(options.back_offset), options.ink),
-            lambda path, sheet=sheet: write_pnp(
-                path,
-                game,
-                decks,
-                sheet,
-                measure,
-                strings,
-                options.back_offset,
-                options.ink,
-                options.build_dir / "parts.sqlite",
-            ),
+            lambda path, sheet=presets.sheets[paper]: pnp(path, sheet),
         )
     return plan
 

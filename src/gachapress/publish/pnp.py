@@ -10,8 +10,10 @@ Nothing is drawn in the sheet's outer margin, which home printers leave blank.""
 
 from __future__ import annotations
 
+import hashlib
 import math
 import unicodedata
+import zlib
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal
@@ -31,7 +33,7 @@ from gachapress.render.metrics import Measure
 from gachapress.render.partstore import PartStore
 from gachapress.render.pdfdraw import Ops
 from gachapress.render.pdfinfo import DocumentInfo
-from gachapress.render.pdfobjects import Name, PdfWriter, Ref, flate
+from gachapress.render.pdfobjects import Name, PdfWriter, Ref, Stream
 from gachapress.render.presets import MARK_GAP, Sheet
 from gachapress.render.text import fit, is_cjk
 
@@ -98,7 +100,10 @@ class PnpDocument:
         )
         self.writer = PdfWriter()
         self.files = {font.name: font.path for font in measure.fonts.values()}
-        self.forms = FaceForms(self.writer, self.files, store)
+        self.store = store or PartStore(None)
+        self.forms = FaceForms(self.writer, self.files, self.store)
+        self.sheets_drawn = 0
+        """Sheets drawn by this document (not found kept)."""
         self.pages_ref = self.writer.reserve()
         self.page_refs: list[Ref] = []
         self.page = Ops(self.files)
@@ -349,7 +354,26 @@ class PnpDocument:
 
     # -- the cards -----------------------------------------------------------------------------
     def paper_sheet(self, paper: PaperSheet, number: int) -> None:
-        """A page of fronts with crop marks, then the page of their backs."""
+        """A page of fronts with crop marks, then the page of their backs: kept from an
+        earlier build when they show the same faces (by name: what a face shows is its
+        form's) in the same places with the same labels."""
+        label = self.label(paper)
+        labels = (self.ui("pnp_fronts", n=number, what=label),
+                  self.ui("pnp_backs", n=number, what=label))  # fmt: skip
+        fronts = [self.forms.name(face) for face in paper.fronts]
+        backs = [self.forms.name(face) for face in paper.backs]
+        made_from = (self.sheet, paper.shape, paper.grid, self.back_offset, fronts, backs, labels,
+                     self.forms.fonts_digest)  # fmt: skip
+        key = "sheet:" + hashlib.sha256(repr(made_from).encode()).hexdigest()
+        pages = self.store.get(key)
+        if pages is None:
+            pages = self._draw_sheet(paper, labels)
+            self.store.put(key, pages)
+            self.sheets_drawn += 1
+        for page in pages:
+            self.add_page(page)
+
+    def _draw_sheet(self, paper: PaperSheet, labels: tuple[str, str]) -> tuple[KeptPage, ...]:
         shape, grid = paper.shape, paper.grid
         fronts = slots(self.sheet, grid, shape)[: len(paper.fronts)]
         for face, slot in zip(paper.fronts, fronts, strict=True):
@@ -358,15 +382,15 @@ class PnpDocument:
             self._cut_circles(fronts, shape)
         else:
             self._crop_marks(fronts, shape)
-        label = self.label(paper)
-        self._label(self.ui("pnp_fronts", n=number, what=label), fronts, shape)
-        self.show_page()
+        self._label(labels[0], fronts, shape)
+        front, self.page = _kept(self.page), Ops(self.files)
         backs = slots(self.sheet, grid, shape, back=True, offset=self.back_offset)
         backs = backs[: len(paper.backs)]
         for face, slot in zip(paper.backs, backs, strict=True):
             self.place(face, slot.x, slot.y, slot.clip)
-        self._label(self.ui("pnp_backs", n=number, what=label), backs, shape)
-        self.show_page()
+        self._label(labels[1], backs, shape)
+        back, self.page = _kept(self.page), Ops(self.files)
+        return front, back
 
     def _label(self, label: str, places: list[Slot], shape: Shape) -> None:
         """Name the page up the left margin beside the first row, clear of the crop marks
@@ -425,17 +449,23 @@ class PnpDocument:
 
     def show_page(self) -> None:
         """End the page being drawn and begin the next."""
-        content = self.writer.add(flate({}, self.page.data()))
+        self.add_page(_kept(self.page))
+        self.page = Ops(self.files)
+
+    def add_page(self, page: KeptPage) -> None:
+        """A page of the document from its content (drawn now or kept)."""
+        data, fonts, xobjects = page
         width, height = (side * MM for side in self.sheet.page)
-        page = {
+        resources = self.forms.resources(
+            {Path(path): dict(chars) for path, chars in fonts}, xobjects
+        )
+        self.page_refs.append(self.writer.add({
             "Type": Name("Page"),
             "Parent": self.pages_ref,
             "MediaBox": [0, 0, width, height],
-            "Contents": content,
-            "Resources": self.forms.resources(self.page),
-        }
-        self.page_refs.append(self.writer.add(page))
-        self.page = Ops(self.files)
+            "Contents": self.writer.add(Stream({"Filter": Name("FlateDecode")}, data)),
+            "Resources": resources,
+        }))  # fmt: skip
 
     def save(self) -> None:
         """Write the document: its forms and fonts, pages, catalogue and information."""
@@ -458,6 +488,16 @@ class PnpDocument:
             self.writer.write(out, root=catalog, info=info)
 
 
+#: A page as kept between builds: its compressed content, the glyphs it sets (font file,
+#: ((glyph id, character), ...)) and the forms it shows.
+KeptPage = tuple[bytes, tuple[tuple[str, tuple[tuple[int, str], ...]], ...], tuple[str, ...]]
+
+
+def _kept(ops: Ops) -> KeptPage:
+    fonts = tuple((str(path), tuple(sorted(chars.items()))) for path, chars in ops.fonts.items())
+    return zlib.compress(ops.data(), 6), fonts, tuple(sorted(ops.xobjects))
+
+
 def write_pnp(
     path: Path,
     game: GameData,
@@ -467,12 +507,12 @@ def write_pnp(
     strings: StringTable,
     back_offset: tuple[float, float] = (0.0, 0.0),
     ink: Ink = "normal",
-    parts: Path | None = None,
+    store: PartStore | None = None,
 ) -> None:
     """Write the print-and-play PDF of ``game`` on ``sheet`` to ``path``, its instructions in
     the cards' language in the words of ``strings``; with ``ink="low"`` the backs and large
-    colour fields are light tints. ``parts``: the store of faces drawn by earlier builds (see
-    ``partstore``), which draws only the faces not found there."""
+    colour fields are light tints. ``store``: the faces and sheets drawn by earlier builds (see
+    ``partstore``): only those not found there are drawn."""
     if ink == "low":
         decks = [
             replace(
@@ -484,7 +524,6 @@ def write_pnp(
         ]
     plan = impose(decks, sheet)
     words = Words(strings, decks[0].lang, game.id)
-    store = PartStore(parts)
     document = PnpDocument(path, game, sheet, measure, back_offset, ink, words, store)
     document.instructions(plan)
     document.sheet_list(plan, measure.fonts)
@@ -492,4 +531,3 @@ def write_pnp(
     for number, paper in enumerate(plan, ALIGNMENT + 1):
         document.paper_sheet(paper, number)
     document.save()
-    store.close()

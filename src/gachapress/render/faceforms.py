@@ -22,8 +22,6 @@ from gachapress.render.pdffonts import add_font
 from gachapress.render.pdfobjects import Name, PdfWriter, Ref, Stream, Value, copy_object
 
 MM = 72 / 25.4  # points per millimetre
-#: Bumped when the way faces or arts are drawn changes (kept parts are then drawn again).
-FORMAT = "2"
 
 # A kept part, as marshal stores it:
 #   face: (data, bbox, ((font path, ((gid, character), ...)), ...), (art source, ...))
@@ -190,7 +188,7 @@ class FaceForms:
         self.fonts = dict(fonts)
         self.store = store or PartStore(None)
         self._font_names = {path: name for name, path in self.fonts.items()}
-        self._fonts_digest = repr(sorted((n, file_digest(p)) for n, p in self.fonts.items()))
+        self.fonts_digest = repr(sorted((n, file_digest(p)) for n, p in self.fonts.items()))
         self._font_refs: dict[Path, Ref] = {}
         self._glyphs: dict[Path, dict[int, str]] = {}
         self._faces: dict[str, tuple[Ref, tuple[Any, ...]]] = {}
@@ -206,7 +204,7 @@ class FaceForms:
         sizes = {item.source: self._art(item.source)[:2] for item in face.items
                  if isinstance(item, Art)}  # fmt: skip
         key = hashlib.sha256(
-            f"{FORMAT} {self._fonts_digest} {_digest(face)} {sorted(sizes.items())}".encode()
+            f"{self.fonts_digest} {_digest(face)} {sorted(sizes.items())}".encode()
         ).hexdigest()
         part = self.store.get("face:" + key)
         if part is None:
@@ -227,7 +225,7 @@ class FaceForms:
     def _art(self, source: str) -> tuple[Any, ...]:
         if source not in self._arts:
             data = artwork.source_path(source).read_bytes()
-            key = "art:" + FORMAT + hashlib.sha256(source.encode() + b"\0" + data).hexdigest()
+            key = "art:" + hashlib.sha256(source.encode() + b"\0" + data).hexdigest()
             part = self.store.get(key)
             if part is None:
                 part = _art_part(source)
@@ -240,17 +238,18 @@ class FaceForms:
             self._font_refs[path] = self.writer.reserve()
         return self._font_refs[path]
 
-    def resources(self, ops: Ops, extra: Iterable[str] = ()) -> dict[str, Value]:
-        """The resource dictionary of a stream drawn as ``ops`` (``extra``: names of forms
-        it shows that ``ops`` did not record)."""
-        for path, chars in ops.fonts.items():
+    def resources(
+        self, fonts: Mapping[Path, Mapping[int, str]], xobjects: Iterable[str]
+    ) -> dict[str, Value]:
+        """The resource dictionary of a stream that sets ``fonts``' glyphs and shows the forms
+        ``xobjects`` (as an ``Ops`` records them)."""
+        for path, chars in fonts.items():
             self._use(path, chars)
         resources: dict[str, Value] = {}
-        if ops.fonts:
-            resources["Font"] = {self._font_names[p]: self.font_ref(p) for p in sorted(ops.fonts)}
-        names = sorted({*ops.xobjects, *extra})
-        if names:
-            resources["XObject"] = {name: self._xobject(name) for name in names}
+        if fonts:
+            resources["Font"] = {self._font_names[p]: self.font_ref(p) for p in sorted(fonts)}
+        if xobjects:
+            resources["XObject"] = {name: self._xobject(name) for name in sorted(xobjects)}
         return resources
 
     def _use(self, path: Path, chars: Mapping[int, str]) -> None:

@@ -18,9 +18,11 @@ KEEP = 7 * 24 * 3600
 class PartStore:
     """Values made of Python's basic types (tuples, bytes, numbers, strings) by key; with no
     file, kept for this process only. A store that cannot be read or written is only not
-    kept (the parts are drawn again)."""
+    kept (the parts are drawn again). ``version``: of the code that draws the parts (a part
+    drawn by other code is not found)."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, version: str = "") -> None:
+        self.version = version
         self._memory: dict[str, Any] = {}
         self._used: set[str] = set()
         self._new: dict[str, bytes] = {}
@@ -43,6 +45,7 @@ class PartStore:
         self._db = db
 
     def get(self, key: str) -> Any | None:
+        key = f"{self.version}:{key}"
         self._used.add(key)
         if key in self._memory:
             return self._memory[key]
@@ -66,6 +69,7 @@ class PartStore:
         return value
 
     def put(self, key: str, value: Any) -> None:
+        key = f"{self.version}:{key}"
         self._used.add(key)
         self._memory[key] = value
         if self._db is None:
