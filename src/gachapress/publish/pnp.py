@@ -457,7 +457,7 @@ class PnpDocument:
         data, fonts, xobjects = page
         width, height = (side * MM for side in self.sheet.page)
         resources = self.forms.resources(
-            {Path(path): dict(chars) for path, chars in fonts}, xobjects
+            {self.forms.font_file(path): dict(chars) for path, chars in fonts}, xobjects
         )
         self.page_refs.append(self.writer.add({
             "Type": Name("Page"),

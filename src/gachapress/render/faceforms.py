@@ -188,7 +188,9 @@ class FaceForms:
         self.fonts = dict(fonts)
         self.store = store or PartStore(None)
         self._font_names = {path: name for name, path in self.fonts.items()}
-        self.fonts_digest = repr(sorted((n, file_digest(p)) for n, p in self.fonts.items()))
+        self._font_files = {str(path): path for path in self.fonts.values()}
+        # by path too: kept parts name the files (a font cache moved elsewhere draws anew)
+        self.fonts_digest = repr(sorted((n, str(p), file_digest(p)) for n, p in self.fonts.items()))
         self._font_refs: dict[Path, Ref] = {}
         self._glyphs: dict[Path, dict[int, str]] = {}
         self._faces: dict[str, tuple[Ref, tuple[Any, ...]]] = {}
@@ -218,7 +220,7 @@ class FaceForms:
             self.store.put("face:" + key, part)
             self.drawn += 1
         for path, chars in part[2]:
-            self._use(Path(path), dict(chars))
+            self._use(self.font_file(path), dict(chars))
         self._faces[name] = (self.writer.reserve(), part)
         return name
 
@@ -232,6 +234,10 @@ class FaceForms:
                 self.store.put(key, part)
             self._arts[source] = (self.writer.reserve(), part)
         return self._arts[source][1]
+
+    def font_file(self, kept: str) -> Path:
+        """A font file named in a kept part (as text), as this document's fonts name it."""
+        return self._font_files[kept]
 
     def font_ref(self, path: Path) -> Ref:
         if path not in self._font_refs:
@@ -266,7 +272,8 @@ class FaceForms:
     def finish(self) -> None:
         """Write every face's and art's form and the fonts (the glyphs all streams set)."""
         for ref, (data, bbox, glyphs, arts) in self._faces.values():
-            fonts = {self._font_names[Path(p)]: self.font_ref(Path(p)) for p, _ in glyphs}
+            fonts = {self._font_names[self.font_file(p)]: self.font_ref(self.font_file(p))
+                     for p, _ in glyphs}  # fmt: skip
             resources: dict[str, Value] = {}
             if fonts:
                 resources["Font"] = fonts
