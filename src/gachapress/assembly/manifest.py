@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from collections.abc import Collection
 from functools import cache
 from importlib import metadata
@@ -73,8 +74,25 @@ def _libraries() -> str:
     return "".join(versions)
 
 
+#: Digests of the files read lately in this process, by what ``stat`` says of them: a
+#: preview's rebuild reads again only the files saved since (a game's art files are many).
+_DIGESTS: dict[Path, tuple[tuple[int, ...], str]] = {}
+#: Seconds within which a file's time may not tell two saves apart: such a file is read.
+_RACY = 2.0
+
+
 def hash_file(file: Path) -> str:
-    return hashlib.sha256(file.read_bytes()).hexdigest()
+    status = file.stat()
+    known = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+    kept = _DIGESTS.get(file)
+    if kept is not None and kept[0] == known:
+        return kept[1]
+    digest = hashlib.sha256(file.read_bytes()).hexdigest()
+    if time.time() - status.st_mtime > _RACY:
+        if len(_DIGESTS) > 50_000:
+            _DIGESTS.clear()
+        _DIGESTS[file] = (known, digest)
+    return digest
 
 
 def hash_tree(folder: Path, root: Path, skip: Collection[str] = ()) -> str:

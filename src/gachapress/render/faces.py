@@ -3,6 +3,8 @@ game's data and its layout file."""
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,7 @@ from gachapress.render.layout import (
     READABLE,
     Face,
     FaceError,
+    FaceLayout,
     LayoutFile,
     Shape,
     load_layout,
@@ -107,6 +110,8 @@ def game_faces(
     for deck_id, deck in game.model.deck_items():
         deck_layout = layout.decks[deck_id]
         shape = presets.shapes[deck_layout.shape]
+        fonts = sorted(str(font.path) for font in measure.fonts.values())
+        same = repr((deck_layout.front, shape, lang, layout.icons, layout.palette, fonts))
         fronts = []
         for card in deck.faces():
             try:
@@ -119,12 +124,13 @@ def game_faces(
                 mark = game.where((*game.card_path(card.id), "art", "file"))
                 raise RulesError([mark.problem(f"card {card.id!r}: {exc}")]) from None
             try:
-                face = resolve_face(
+                face = _resolve_front(
                     card.id,
                     context["name"] or card.id,
                     deck_layout.front,
                     shape,
                     context,
+                    same,
                     card_art=art,
                     **drawing,
                 )
@@ -155,6 +161,34 @@ def game_faces(
             ) from None
         decks.append(DeckFaces(deck_id, lang, deck_layout.shape, shape, tuple(fronts), back))
     return decks
+
+
+#: Fronts resolved lately in this process, by all they were resolved from: the preview's
+#: rebuild after an edit lays out the edited card's text alone.
+_RESOLVED: OrderedDict[str, Face] = OrderedDict()
+_RESOLVED_KEPT = 20_000
+
+
+def _resolve_front(
+    key: str,
+    title: str,
+    layout: FaceLayout,
+    shape: Shape,
+    context: dict[str, Any],
+    same: str,
+    **drawing: Any,
+) -> Face:
+    """``resolve_face``, kept by a digest of its arguments (``same``: a digest of those that
+    are the same for every front of the deck)."""
+    digest = hashlib.sha256(repr((same, key, title, context, drawing["card_art"])).encode())
+    digest = digest.hexdigest()
+    face = _RESOLVED.get(digest)
+    if face is None:
+        face = resolve_face(key, title, layout, shape, context, **drawing)
+        _RESOLVED[digest] = face
+        if len(_RESOLVED) > _RESOLVED_KEPT:
+            _RESOLVED.popitem(last=False)
+    return face
 
 
 def _placeholder_problems(game: GameData) -> RulesError:
