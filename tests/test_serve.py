@@ -19,7 +19,7 @@ from gachapress.checks.playtest import playtest
 from gachapress.data.load import load_rules
 from gachapress.engine.contract import verdict
 from gachapress.serve.app import Preview, create_app
-from gachapress.serve.gallery import game_gallery
+from gachapress.serve.gallery import PAGE_SIZE, game_gallery
 from gachapress.serve.rebuild import Rebuilt, prepare, touched_games
 from tests.conftest import ROOT, RULES, run_cli
 
@@ -174,7 +174,7 @@ def test_the_gallery_shows_every_face_and_back_with_counts(preview: Preview) -> 
         preview.galleries["gotcha"] = game_gallery(game, lang)
         html = TestClient(create_app(preview)).get("/_serve/gallery/gotcha").text
         for deck_id, deck in game.model.deck_items():
-            assert f'<button type="button" data-deck="{deck_id}"' in html
+            assert f'<a href="?deck={deck_id}" data-deck="{deck_id}"' in html
             assert f'<section class="deck" data-deck="{deck_id}">' in html
             for card in deck.faces():
                 assert f'src="/gotcha/{folder}/{card.id}.svg?v=0"' in html
@@ -182,6 +182,27 @@ def test_the_gallery_shows_every_face_and_back_with_counts(preview: Preview) -> 
                 assert f">{card.name[lang or 'en']}</p>" in html
             assert f"<code>back-{deck_id}</code> × {deck.size()}</p>" in html
             assert f'src="/gotcha/{folder}/back-{deck_id}.svg?v=0"' in html
+
+
+def test_the_deck_filter_pages_within_the_deck(preview: Preview) -> None:
+    """`?deck=` shows that deck alone, in pages of its own: a deck whose faces begin past the
+    first page of the whole gallery is there from its first face, and its pages keep to it."""
+    from tests.test_deck_scale import gallery_deck
+
+    preview.galleries["gotcha"] = [gallery_deck("toys", 150), gallery_deck("coins", 450)]
+    client = TestClient(create_app(preview))
+    whole = client.get("/_serve/gallery/gotcha").text
+    first = re.findall(r'<li class="card" data-id="([^"]+)"', whole)
+    assert first[-1] == f"coins-{PAGE_SIZE - 150}"  # the whole gallery's page 1 ends in coins
+    assert 'href="?deck=coins" data-deck="coins"' in whole  # on page 1 of the whole gallery
+    second = client.get("/_serve/gallery/gotcha?deck=coins&page=2").text
+    ids = re.findall(r'<li class="card" data-id="([^"]+)"', second)
+    assert ids == [f"coins-{n}" for n in range(PAGE_SIZE + 1, 2 * PAGE_SIZE + 1)]
+    assert '<section class="deck" data-deck="toys">' not in second
+    assert "Cards 201–400 of 450:" in second
+    assert 'href="?deck=coins&amp;page=3"' in second and 'href="?deck=coins&amp;page=1"' in second
+    assert 'href="?deck=toys" data-deck="toys"' in second  # the other deck, to choose
+    assert 'data-deck="coins" aria-current="true"' in second
 
 
 def test_serve_help_explains_it() -> None:

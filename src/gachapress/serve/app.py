@@ -204,8 +204,9 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
         game = known(request)
         if game is None:
             return Response("no such game in this preview", status_code=404)
-        asked = request.query_params.get("page", "1")
-        shown = gallery_page(preview.galleries.get(game, []), int(asked) if asked.isdigit() else 1)
+        asked, deck = request.query_params.get("page", "1"), request.query_params.get("deck", "")
+        number = int(asked) if asked.isdigit() else 1
+        shown = gallery_page(preview.galleries.get(game, []), number, deck=deck)
         template = PAGES.get_template("gallery.html.j2")
         return page(template.render(game=game, shown=shown, generation=preview.live.generation))
 
