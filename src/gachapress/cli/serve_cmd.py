@@ -50,8 +50,9 @@ def serve(
 
     Every save under rules/ or templates/ rebuilds only the games it touches (a
     save of project.yaml, every game), and the open pages reload by themselves: the
-    cards and pages at once, the PDFs a few seconds later. A save that fails `check` shows its errors
-    (file:line:col and message) over the last good build until the file is fixed.
+    cards and pages at once, the PDFs a few seconds later. A save that fails `check`
+    shows its errors (file:line:col and message) over the last good build until the
+    file is fixed.
 
     Listens on this machine only unless --host says otherwise (--host 0.0.0.0: the
     network); it answers only to this machine's names and addresses and those named
