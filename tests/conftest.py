@@ -29,6 +29,8 @@ def own_template(project: Path, name: str) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(DEFAULTS / name, target)
     return target
+
+
 RULES = ROOT / "rules"
 #: The example project's games, found as every project's are.
 GAME_IDS = tuple(find_games(RULES))

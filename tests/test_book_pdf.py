@@ -449,3 +449,17 @@ def test_a_wide_page_sets_the_worked_examples_two_abreast(size: str) -> None:
             lefts.append(text.get_charbox(found[0])[0])
     right = sum(left > middle for left in lefts)
     assert len(lefts) >= 6 and right >= len(lefts) // 3, (right, len(lefts))
+
+
+@pytest.mark.parametrize(
+    ("game_id", "lang", "size"),
+    [("rps-fire", "ja", size) for size in ("a5", "a4", "letter")]
+    + [("rps-fire", "en", "a5"), ("gasha", "en", "a5"), ("gasha", "ja", "a5")],
+)
+def test_a_cards_count_is_never_alone_on_a_line(game_id: str, lang: str, size: str) -> None:
+    """A card's count ("×3") stays on its caption's last line, whole: RPS-Fire's Japanese book
+    left the ×3 of 火災報知器（両隣） alone under its name."""
+    _, pdf, _ = built(game_id, lang, size)
+    lines = [line.strip() for page in page_texts(pdf) for line in page.splitlines()]
+    assert [line for line in lines if re.search(r"\S ×\d+$", line)], "no card count read"
+    assert [line for line in lines if re.fullmatch(r"×\s*\d*", line)] == []

@@ -150,10 +150,14 @@ def test_a_damaged_marker_is_named_with_the_way_out(project: Path, damage, why: 
     damage(out / MARKER)
     result = run_cli("build", GAME, "--paper", "a4", cwd=project, env=ENV)
     assert result.code == 1 and "Traceback" not in result.err
-    assert result.err == (
-        f"error: --out out: its {MARKER}, the list of the files gachapress wrote there, is "
-        f"damaged ({why}"
-    ) + result.err.split(why, 1)[1]
+    assert (
+        result.err
+        == (
+            f"error: --out out: its {MARKER}, the list of the files gachapress wrote there, is "
+            f"damaged ({why}"
+        )
+        + result.err.split(why, 1)[1]
+    )
     assert result.err.endswith(
         "so gachapress cannot tell its files from yours. Run the command again with "
         "--repair-out: every output is then written anew (a file of yours at the path of an "

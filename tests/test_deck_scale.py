@@ -20,7 +20,8 @@ from gachapress.publish.pnp import PnpDocument
 from gachapress.render import svg
 from gachapress.render.faceforms import FaceForms
 from gachapress.render.layout import Face
-from gachapress.serve.gallery import gallery_page, game_gallery
+from gachapress.serve.gallery import DeckGallery, gallery_page, game_gallery
+from gachapress.serve.gallery import Face as GalleryFace
 
 GAME = "deck"
 DECKS = """\
@@ -177,3 +178,35 @@ def test_the_gallery_comes_in_pages_each_face_once(tmp_path: Path) -> None:
     assert all(page.decks[0].distinct == 450 for page in pages)
     assert gallery_page(decks, 9, size=200).number == 3  # past the last: the last
     assert gallery_page(decks, 0, size=200).number == 1
+
+
+def gallery_deck(deck_id: str, faces: int) -> DeckGallery:
+    """A deck of the gallery with ``faces`` faces, ``DECK-1`` on."""
+    shown = tuple(
+        GalleryFace(f"{deck_id}-{n}", f"{deck_id}-{n}", 1, "", "") for n in range(1, faces + 1)
+    )
+    back = GalleryFace(f"back-{deck_id}", f"back-{deck_id}", faces, "", "")
+    return DeckGallery(deck_id, deck_id.title(), faces, shown, back, "cards", "en", faces)
+
+
+def test_a_deck_of_the_gallery_is_paged_alone() -> None:
+    """The deck filter pages within the deck, whichever page of the whole gallery it is on."""
+    decks = [gallery_deck("toys", 150), gallery_deck("coins", 450), gallery_deck("tokens", 3)]
+    pages = [gallery_page(decks, n, size=200, deck="coins") for n in (1, 2, 3)]
+    shown = [face.id for page in pages for deck in page.decks for face in deck.faces]
+    assert shown == [f"coins-{i}" for i in range(1, 451)]
+    assert [(p.number, p.pages, p.first, p.last, p.faces, p.deck) for p in pages] == [
+        (1, 3, 1, 200, 450, "coins"),
+        (2, 3, 201, 400, 450, "coins"),
+        (3, 3, 401, 450, 450, "coins"),
+    ]
+    assert all([deck.id for deck in page.decks] == ["coins"] for page in pages)
+    assert all(page.decks[0].back.id == "back-coins" for page in pages)
+    every = (("toys", "Toys"), ("coins", "Coins"), ("tokens", "Tokens"))
+    assert all(page.every == every for page in pages)  # every deck to choose, on every page
+    last = gallery_page(decks, 1, size=200, deck="tokens")  # on page 4 of the whole gallery
+    assert [face.id for face in last.decks[0].faces] == ["tokens-1", "tokens-2", "tokens-3"]
+    assert (last.pages, last.faces) == (1, 3)
+    for unknown in ("", "nothing"):  # every deck
+        whole = gallery_page(decks, 4, size=200, deck=unknown)
+        assert (whole.deck, whole.pages, whole.first, whole.faces) == ("", 4, 601, 603)

@@ -109,8 +109,7 @@ BAD_CELLS = {
     "rope-2,x,Rope,rope,2,,,,": "5:2: error: count: expected an integer, got text 'x'",
     "rope-2,1,Rope,rope,two,,,,": "5:5: error: value: expected an integer, got text 'two'",
     "rope-2,1,Rope,rope,2,,heavy,,": "5:7: error: weight: expected a number, got text 'heavy'",
-    "rope-2,1,Rope,rope,2,,,maybe,": "5:8: error: night: expected true or false, got text "
-    "'maybe'",
+    "rope-2,1,Rope,rope,2,,,maybe,": "5:8: error: night: expected true or false, got text 'maybe'",
     "rope-2,1,Rope,rope,2,,,,red": "5:9: error: ink: string should match pattern "
     "'^#[0-9a-fA-F]{6}$'",
     "rope-2,1,,rope,2,,,,": "5:3: error: missing required key 'name' in cards.csv row 5",

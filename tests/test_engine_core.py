@@ -43,7 +43,6 @@ def test_same_seed_same_game_different_seed_another() -> None:
     assert other != result
 
 
-
 def _play_out(state: State, seed: int) -> list[dict[str, object]]:
     picks = random.Random(seed)
     while not state.is_terminal():
@@ -54,8 +53,12 @@ def _play_out(state: State, seed: int) -> list[dict[str, object]]:
 
 @pytest.mark.parametrize(
     ("game_id", "mode", "players"),
-    [("gasha", None, 4), ("gotcha", None, 4), ("gotchacards", "party", 3),
-     ("gotchacards", "competitive", 2)],
+    [
+        ("gasha", None, 4),
+        ("gotcha", None, 4),
+        ("gotchacards", "party", 3),
+        ("gotchacards", "competitive", 2),
+    ],
 )
 def test_a_flat_clone_is_independent_and_plays_on_alike(
     game_id: str, mode: str | None, players: int

@@ -26,9 +26,7 @@ STRINGS = StringTable.load(TEMPLATES)
 
 
 def _faces(game_id: str):
-    decks = game_faces(
-        load_rules(game_id), TEMPLATES, PRESETS, Measure(ROOT / "build" / "fonts")
-    )
+    decks = game_faces(load_rules(game_id), TEMPLATES, PRESETS, Measure(ROOT / "build" / "fonts"))
     for deck in decks:
         for face, _ in deck.fronts:
             yield face, False

@@ -70,8 +70,9 @@ def test_check_and_build_say_which_local_engine_they_loaded(project: Path) -> No
 
 def test_sim_gives_the_same_result_on_two_processes(project: Path) -> None:
     args = ["sim", "tide", "--players", "3", "--games", "450", "--seed", "4", "--bots", "high"]
-    alone, split = run_cli(*args, "--json", cwd=project), run_cli(
-        *args, "--json", "--jobs", "2", cwd=project
+    alone, split = (
+        run_cli(*args, "--json", cwd=project),
+        run_cli(*args, "--json", "--jobs", "2", cwd=project),
     )
     assert alone.code == 0 and split.code == 0, alone.err + split.err
     assert alone.out == split.out

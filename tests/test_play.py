@@ -185,12 +185,18 @@ def test_a_log_downloaded_mid_game_is_the_downloading_seats_view(
     view, which an upload says it cannot replay; at the end the log is whole."""
     key = start(client, [HUMAN, "greedy"], 3, "gotchacards", "competitive")["session"]
     state = preview.tables.games[key].state
-    while not any(entry.get("action", "").startswith("place") for entry in state.log[1:]
-                  if entry.get("player") == 1):
+    while not any(
+        entry.get("action", "").startswith("place")
+        for entry in state.log[1:]
+        if entry.get("player") == 1
+    ):
         act(client, key, str(state.legal_actions()[-1]))
         state = preview.tables.games[key].state
-    placed = [e["action"].split()[1] for e in state.log if e.get("player") == 1 and "action" in e
-              and e["action"].startswith("place")]
+    placed = [
+        e["action"].split()[1]
+        for e in state.log
+        if e.get("player") == 1 and "action" in e and e["action"].startswith("place")
+    ]
     download = client.get(f"/_serve/table/{key}/log")
     assert download.status_code == 200, download.text
     assert "player-1-view" in download.headers["content-disposition"]
@@ -347,16 +353,29 @@ def test_log_entries_read_in_players_words() -> None:
         return "".join(map(text, items))
 
     assert said("gachapon-trick", {"event": "trick", "winner": 1, "buyer": 0}) == (
-        "Trick won: winner Player 2; buyer Player 1"
+        "Player 2 wins the trick; Player 1 may buy its cards"
     )
-    alarm = {"event": "alarm", "seat": 0, "direction": "left", "took": [[1, 0, "rock-1"]]}
+    assert said("gachapon-trick", {"event": "trick", "winner": 1, "buyer": None}) == (
+        "Player 2 wins the trick"
+    )
+    alarm = {"event": "alarm", "seat": 0, "direction": "left", "took": [[1, 0, "rock-1"]],
+             "drew": 2}  # fmt: skip
     assert said("rps-fire", alarm) == (
-        "Fire alarm: seat Player 1; direction left; took Player 2 to Player 1: Rock 1"
+        "Fire alarm, pointing left: cards passed Player 2 to Player 1: Rock 1; "
+        "then Player 1 draws 2"
     )
     assert said("rps-fire", {"player": 1, "action": "play rock-2 x2"}) == "Player 2: Play Rock 2 ×2"
-    assert said("gotchacards", {"event": "scored", "points": [3, 2]}) == (
-        "Scored: points Player 1: 3, Player 2: 2"
+    assert said("gasha", {"event": "extra-turn", "seat": 1, "turns": 1}) == (
+        "One more turn!: Player 2 plays again at once (extra turns won: 1)"
     )
+    assert said("gotchacards", {"event": "coin", "winner": 1, "tied": [0, 1]}) == (
+        "A coin toss between Player 1, Player 2 goes to Player 2"
+    )
+    assert said("gotchacards", {"event": "coin", "winner": 0}) == "A coin toss goes to Player 1"
+    assert said("gotcha", {"event": "redraw", "seat": 2, "shown": ["?", "?"]}) == (
+        "Player 3 shows their hand and draws a new one: a face-down card, a face-down card"
+    )
+    assert said("rps-fire", {"event": "open"}).startswith("Everyone has passed: the pile is open")
     assert said("gotcha", {"player": 2, "action": "place ?"}) == (
         "Player 3: Place a card face down"
     )
@@ -389,11 +408,13 @@ def test_log_events_and_records_read_in_words_not_keys() -> None:
 
     cards = Presenter(load_game("gotchacards"))
     new_round = {"event": "round", "round": 1, "player1": 1}
-    new_round_said = "A new round: round 1; plays first Player 2"
+    new_round_said = "Round 1: Player 2 plays first"
     assert said("gotchacards", cards.entry(new_round)) == new_round_said
-    over = {"event": "round-end", "round": 2, "winner": 0, "how": "overtime", "points": [3, 3]}
+    over = {"event": "round-end", "round": 2, "winner": 0, "how": "overtime", "points": [3, 3],
+            "hands": [0, 0]}  # fmt: skip
     assert said("gotchacards", cards.entry(over)) == (
-        "Round over: round 2; winner Player 1; decided in overtime; points Player 1: 3, Player 2: 3"
+        "Player 1 wins round 2 in overtime. Points: Player 1: 3, Player 2: 3; "
+        "cards left in hand: Player 1: 0, Player 2: 0"
     )
     gasha = Presenter(load_game("gasha"))
     rebuilt = {"event": "rebuild", "steps": [{"cut": 0, "to": 3}, {"deal": [1, 2]}], "formed": True}
@@ -427,3 +448,29 @@ def test_a_competitive_game_over_says_whose_points_are_of_the_round() -> None:
     html = draw(session, 0)
     assert "<dt>Points this round</dt>" in html and "<dt>Points</dt>" not in html
     assert "<dt>Final score</dt>" in html
+
+
+@pytest.mark.parametrize("game_id", sorted({case[0] for case in CASES}))
+def test_every_event_of_random_games_has_its_own_words(game_id: str) -> None:
+    """Every event a seat's log shows in random games of every mode and player count reads in
+    the game's words, not the generic list of the event's keys and values."""
+    from gachapress.serve.play.present import Presenter
+
+    game = load_game(game_id)
+    present = Presenter(game)
+    kinds: set[str] = set()
+    for mode, counts in game.modes.items():
+        for players in counts:
+            for seed in range(8):
+                state = game.new_game(players=players, seed=seed, mode=mode)
+                rng = random.Random(seed)
+                while not state.is_terminal():
+                    state.apply(rng.choice(state.legal_actions()))
+                for entry in state.log_view(seed % players):
+                    if "event" not in entry:
+                        continue
+                    kinds.add(entry["event"])
+                    assert present.event_words(entry) is not None, f"no words for {entry}"
+                    shown = said(game_id, present.entry(entry))
+                    assert not re.search(r"\bseat\b|_|[a-z]+-\d", shown), (entry, shown)
+    assert len(kinds) > 2, kinds  # the start and more

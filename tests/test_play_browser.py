@@ -293,9 +293,7 @@ def test_a_bad_log_file_shows_its_located_error(
     page.locator("#table .view").wait_for()
 
 
-def test_every_players_box_holds_its_cards_on_a_wide_screen(
-    running: Running, browser: Any
-) -> None:
+def test_every_players_box_holds_its_cards_on_a_wide_screen(running: Running, browser: Any) -> None:
     """At 1280 px a Gasha player with five Set Rewards and their tickets keeps every card
     inside their box (a ticket once read as one unbreakable line wider than the box)."""
     running.preview.tables.games.clear()

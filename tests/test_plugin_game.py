@@ -96,8 +96,9 @@ def test_list_and_check_see_the_packages_game(python: Path, project: Path) -> No
 
 def test_sim_and_a_dask_sweep_play_the_packages_engine(python: Path, project: Path) -> None:
     args = ["sim", "tide", "--players", "2", "--games", "450", "--seed", "2", "--bots", "high"]
-    alone, split = run(python, *args, "--json", cwd=project), run(
-        python, *args, "--json", "--jobs", "2", cwd=project
+    alone, split = (
+        run(python, *args, "--json", cwd=project),
+        run(python, *args, "--json", "--jobs", "2", cwd=project),
     )
     assert alone.code == 0 and split.code == 0, alone.err + split.err
     assert alone.out == split.out and json.loads(alone.out)["games"] == 450
@@ -141,4 +142,3 @@ def test_a_game_with_a_package_and_an_engine_module_is_refused(
         "the installed package gachapress-tide (tide_game:SPEC) also registers tide: remove "
         "one of them"
     ) in checked.err.splitlines()
-

@@ -56,9 +56,7 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path
 
 def _decks(game_id: str) -> dict[str, tuple[str, int]]:
     """Each card face's key -> (its deck's back key, copies), from the rules."""
-    decks = game_faces(
-        load_rules(game_id), TEMPLATES, PRESETS, Measure(ROOT / "build" / "fonts")
-    )
+    decks = game_faces(load_rules(game_id), TEMPLATES, PRESETS, Measure(ROOT / "build" / "fonts"))
     return {face.key: (deck.back.key, count) for deck in decks for face, count in deck.fronts}
 
 

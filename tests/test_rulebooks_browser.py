@@ -200,6 +200,39 @@ def test_layout_fits_the_window(site: Path, visit: Any, page: str, width: int) -
     assert clipped == [], f"{page}: tables or diagrams wider than a {width} px window: {clipped}"
 
 
+#: Each card count on a page: whether it lies on one line, whether it is alone on its line (the
+#: caption before it ends higher), the caption before it, and the caption's language.
+COUNTS = """() => [...document.querySelectorAll('.card .caption .count')].map(count => {
+    const caption = count.parentElement;
+    const before = document.createRange();
+    before.setStart(caption, 0);
+    before.setEndBefore(count);
+    const text = [...before.getClientRects()].filter(r => r.width > 0);
+    const last = text[text.length - 1], own = count.getClientRects();
+    return {
+        lines: own.length,
+        alone: !!last && Math.abs(last.bottom - own[0].bottom) > 2,
+        caption: before.toString().trim(),
+        lang: caption.closest('[lang]').lang,
+    };
+})"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("page", [p for p in PAGES if p.startswith(("rps-fire/", "gasha/"))])
+def test_a_cards_count_is_whole_on_its_captions_last_line(
+    site: Path, visit: Any, page: str, width: int
+) -> None:
+    """A card's count ("×3") is never broken, nor alone on a line under its caption, but
+    where an English caption is one word too wide to share a line with it (Kitsune ×15 on a
+    phone): RPS-Fire's Japanese book left the ×3 of 火災報知器（両隣） alone in print."""
+    counts = visit(site / page, width).page.evaluate(COUNTS)
+    assert counts, f"{page}: no card count"
+    assert [c for c in counts if c["lines"] != 1] == []
+    alone = [c for c in counts if c["alone"] and (c["lang"] == "ja" or " " in c["caption"])]
+    assert alone == [], f"{page} at {width} px: counts alone on a line under {alone}"
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_page_prints_to_pdf(site: Path, visit: Any, page: str) -> None:
     """A book printed from the browser fills its second page (the components) at least to

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -16,9 +19,9 @@ from gachapress.checks.playtest import playtest
 from gachapress.data.load import load_rules
 from gachapress.engine.contract import verdict
 from gachapress.serve.app import Preview, create_app
-from gachapress.serve.gallery import game_gallery
+from gachapress.serve.gallery import PAGE_SIZE, game_gallery
 from gachapress.serve.rebuild import Rebuilt, prepare, touched_games
-from tests.conftest import ROOT, RULES
+from tests.conftest import ROOT, RULES, run_cli
 
 GAMES = ("gachapon-trick", "gotcha", "rps-fire")
 
@@ -32,6 +35,7 @@ def test_an_edit_rebuilds_only_the_games_it_touches(tmp_path: Path) -> None:
     assert touched_games([templates / "cards" / "rps-fire.yaml"], root, GAMES) == ["rps-fire"]
     assert touched_games([templates / "rulebook.css"], root, GAMES) == list(GAMES)
     assert touched_games([root / "out" / "index.html", root / "notes.txt"], root, GAMES) == []
+    assert touched_games([root / "project.yaml"], root, GAMES) == list(GAMES)
     changes = [str(rules / "rps-fire" / "game.yaml"), str(rules / "gotcha" / "book.yaml")]
     assert touched_games(changes, root, GAMES) == ["gotcha", "rps-fire"]  # each once, in order
 
@@ -170,7 +174,7 @@ def test_the_gallery_shows_every_face_and_back_with_counts(preview: Preview) -> 
         preview.galleries["gotcha"] = game_gallery(game, lang)
         html = TestClient(create_app(preview)).get("/_serve/gallery/gotcha").text
         for deck_id, deck in game.model.deck_items():
-            assert f'<button type="button" data-deck="{deck_id}"' in html
+            assert f'<a href="?deck={deck_id}" data-deck="{deck_id}"' in html
             assert f'<section class="deck" data-deck="{deck_id}">' in html
             for card in deck.faces():
                 assert f'src="/gotcha/{folder}/{card.id}.svg?v=0"' in html
@@ -178,6 +182,27 @@ def test_the_gallery_shows_every_face_and_back_with_counts(preview: Preview) -> 
                 assert f">{card.name[lang or 'en']}</p>" in html
             assert f"<code>back-{deck_id}</code> × {deck.size()}</p>" in html
             assert f'src="/gotcha/{folder}/back-{deck_id}.svg?v=0"' in html
+
+
+def test_the_deck_filter_pages_within_the_deck(preview: Preview) -> None:
+    """`?deck=` shows that deck alone, in pages of its own: a deck whose faces begin past the
+    first page of the whole gallery is there from its first face, and its pages keep to it."""
+    from tests.test_deck_scale import gallery_deck
+
+    preview.galleries["gotcha"] = [gallery_deck("toys", 150), gallery_deck("coins", 450)]
+    client = TestClient(create_app(preview))
+    whole = client.get("/_serve/gallery/gotcha").text
+    first = re.findall(r'<li class="card" data-id="([^"]+)"', whole)
+    assert first[-1] == f"coins-{PAGE_SIZE - 150}"  # the whole gallery's page 1 ends in coins
+    assert 'href="?deck=coins" data-deck="coins"' in whole  # on page 1 of the whole gallery
+    second = client.get("/_serve/gallery/gotcha?deck=coins&page=2").text
+    ids = re.findall(r'<li class="card" data-id="([^"]+)"', second)
+    assert ids == [f"coins-{n}" for n in range(PAGE_SIZE + 1, 2 * PAGE_SIZE + 1)]
+    assert '<section class="deck" data-deck="toys">' not in second
+    assert "Cards 201–400 of 450:" in second
+    assert 'href="?deck=coins&amp;page=3"' in second and 'href="?deck=coins&amp;page=1"' in second
+    assert 'href="?deck=toys" data-deck="toys"' in second  # the other deck, to choose
+    assert 'data-deck="coins" aria-current="true"' in second
 
 
 def test_serve_help_explains_it() -> None:
@@ -252,3 +277,45 @@ def test_the_first_save_finds_the_checks_random_games_played(
 
     monkeypatch.setattr(verdict, "run_contract", replayed)
     assert list(playtest(load_game_data("rps-fire", tmp_path / "rules"))) == []
+
+
+def test_a_save_of_project_yaml_rebuilds_the_books(tmp_path: Path) -> None:
+    """project.yaml (the credits every rulebook carries) is watched like the rules: each save
+    rebuilds the books, also when an editor saves it by replacing the file."""
+    assert run_cli("new", "tide-pool", cwd=tmp_path).code == 0
+    preview = Preview(BuildOptions(root=tmp_path, out=tmp_path / "out"), ["tide-pool"])
+    book = tmp_path / "out" / "tide-pool" / "rulebook.en.html"
+    project = tmp_path / "project.yaml"
+    before = project.read_text(encoding="utf-8")
+
+    def save(credits: str) -> None:
+        """Save as many editors do: write a new file, then move it over the old one."""
+        staged = tmp_path / ".project.yaml.swp"
+        staged.write_text(f"{before}credits: {credits}\n", encoding="utf-8")
+        os.replace(staged, project)
+
+    async def shown(credits: str, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if book.is_file() and credits in book.read_text(encoding="utf-8"):
+                return True
+            await asyncio.sleep(0.2)
+        return False
+
+    async def edits() -> None:
+        preview.stop = asyncio.Event()
+        watching = asyncio.create_task(preview.watch())
+        try:
+            for _ in range(10):  # until the watch has started: it may miss a save before
+                save("Drawn by Ada")
+                if await shown("Drawn by Ada", 6):
+                    break
+            else:
+                raise AssertionError("a save of project.yaml rebuilt nothing")
+            save("Drawn by Grace")  # the file replaced again: still watched
+            assert await shown("Drawn by Grace", 60), "the second save was not rebuilt"
+        finally:
+            preview.stop.set()
+            await asyncio.wait_for(watching, 10)
+
+    asyncio.run(edits())

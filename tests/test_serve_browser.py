@@ -95,9 +95,7 @@ def page(server: Server) -> Iterator[Any]:
             chromium.close()
 
 
-def test_an_edit_shows_in_the_open_gallery_and_an_error_over_it(
-    server: Server, page: Any
-) -> None:
+def test_an_edit_shows_in_the_open_gallery_and_an_error_over_it(server: Server, page: Any) -> None:
     page.goto(server.url + f"_serve/gallery/{GAME}")
     refund = page.locator('li.card[data-id="refund"] .text')
     assert OLD in refund.inner_text()

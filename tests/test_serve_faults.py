@@ -97,8 +97,9 @@ def test_a_broken_game_read_for_the_index_does_not_end_the_watch_loop(project: P
     for the site index. The overlay says where rps-fire is broken; once it is fixed, the
     gachapon-trick edit is published too."""
     lines: list[str] = []
-    preview = Preview(BuildOptions(root=project, out=project / "out", papers=("a4",)), GAMES,
-                      report=lines.append)
+    preview = Preview(
+        BuildOptions(root=project, out=project / "out", papers=("a4",)), GAMES, report=lines.append
+    )
     preview.build(GAMES)
     decks = project / "rules" / "rps-fire" / "decks.yaml"
     good = decks.read_text()
@@ -217,9 +218,7 @@ def test_random_faults_in_rebuilds_always_come_back_to_a_good_build(
                 texts = {spot: path.read_text() for spot, path in files.items()}
                 bad = [spot for spot, text in texts.items() if BROKEN[1] in text]
                 if bad:
-                    wanted = {
-                        f"rules/{spot[0]}/{spot[1]}:{broken_at(texts[spot])}" for spot in bad
-                    }
+                    wanted = {f"rules/{spot[0]}/{spot[1]}:{broken_at(texts[spot])}" for spot in bad}
                     problems = shown_problems(preview)
                     said = {line[: line.index(": error:") + 1] for line in problems}
                     assert said == wanted, (round_, problems)
@@ -231,5 +230,6 @@ def test_random_faults_in_rebuilds_always_come_back_to_a_good_build(
                 for spot, path in files.items():  # out/ is the files as they are now
                     made = set(re.findall(r"zq\d+", path.read_text()))
                     assert set(re.findall(r"zq\d+", (options.out / spot[3]).read_text())) == made
+
     asyncio.run(scenario())
     assert faults.fired >= 6, faults.fired  # the faults did happen

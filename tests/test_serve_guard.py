@@ -50,8 +50,7 @@ def test_only_the_previews_own_pages_may_change_a_game(
         ({"Origin": "null", **JSON}, 403),
         ({"Sec-Fetch-Site": "cross-site", **JSON}, 403),
         ({"Origin": "http://testserver", "Content-Type": "text/plain"}, 415),
-        ({"Origin": "http://testserver",
-          "Content-Type": "application/x-www-form-urlencoded"}, 415),
+        ({"Origin": "http://testserver", "Content-Type": "application/x-www-form-urlencoded"}, 415),
         ({"Content-Type": "multipart/form-data; boundary=x"}, 415),
         ({}, 415),
     ):
@@ -72,8 +71,10 @@ def test_only_the_previews_own_pages_may_change_a_game(
     ("body", "words"),
     [
         ("[" * 100_000 + "]" * 100_000, "nests lists or objects 100000 deep"),
-        ('{"mode": "standard", "seats": ["human", "random"], "seed": ' + "9" * 5000 + "}",
-         "has 5000 digits"),
+        (
+            '{"mode": "standard", "seats": ["human", "random"], "seed": ' + "9" * 5000 + "}",
+            "has 5000 digits",
+        ),
         ('{"mode": "standard", "seats": ["human", "random"], "seed": 1e400}', "whole numbers"),
         ('{"mode": "standard", "seats": ["human", "random"], "seed": NaN}', "NaN"),
         ('{"seed": 1', "not JSON"),
@@ -93,8 +94,12 @@ def test_a_request_past_the_bounds_is_a_400_that_says_why(
 def test_a_body_too_large_and_an_address_too_long_are_refused(client: TestClient) -> None:
     huge = client.post(NEW, content=b" " * (4 * 1024 * 1024 + 1), headers=JSON)
     assert huge.status_code == 413 and "larger than 4 MB" in huge.json()["error"]
-    for path in ("/" + "a" * 60_000, "/a/" + "b" * 300, f"/_serve/table/{'k' * 5000}/status",
-                 "/_serve/table/x?seat=" + "9" * 5000):
+    for path in (
+        "/" + "a" * 60_000,
+        "/a/" + "b" * 300,
+        f"/_serve/table/{'k' * 5000}/status",
+        "/_serve/table/x?seat=" + "9" * 5000,
+    ):
         response = client.get(path)
         assert response.status_code in (400, 404), path[:40]
         no_traceback(response)
@@ -164,8 +169,13 @@ def test_a_preview_open_to_the_network_still_checks_the_host(preview: Preview) -
     assert "*" not in names and {"localhost", "127.0.0.1", "preview.lan"} <= set(names)
     assert socket.gethostname().lower() in names
     client = TestClient(create_app(preview, allowed_hosts=names))
-    for host in ("localhost:8000", "127.0.0.1:8000", "[::1]:8000", "preview.lan:8000",
-                 f"{socket.gethostname()}:8000"):
+    for host in (
+        "localhost:8000",
+        "127.0.0.1:8000",
+        "[::1]:8000",
+        "preview.lan:8000",
+        f"{socket.gethostname()}:8000",
+    ):
         assert client.get("/", headers={"host": host}).status_code == 200, host
     for host in ("attacker.example", "attacker.example:8000", "[::2]:8000", ""):
         refused = client.get("/", headers={"host": host})

@@ -14,7 +14,7 @@ import contextlib
 import multiprocessing
 import os
 import shutil
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from gachapress.book.model import Book, FileRef
     from gachapress.data.load import GameData
     from gachapress.publish.stats import BookProgress
-    from gachapress.render.faces import DeckFaces
     from gachapress.render.layout import Face
     from gachapress.render.metrics import Measure
 
@@ -347,7 +346,7 @@ def _present(out: Path, rels: set[str]) -> bool:
 def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple[str, Writer]]:
     """Every output of a game with the hash of what it is made from and how to write it."""
     from gachapress.publish.pnp import write_pnp
-    from gachapress.render.faces import game_faces
+    from gachapress.render.faces import deck_faces, draws_openmoji, game_faces
     from gachapress.render.fonts import cache_dir
     from gachapress.render.metrics import Measure
     from gachapress.render.partstore import PartStore
@@ -367,6 +366,7 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
         )
         for lang in game.model.languages
     }
+    openmoji = any(map(draws_openmoji, faces.values()))  # its licence asks for the credit
     code = code_version(game.id)
     plan: dict[str, tuple[str, Writer]] = {}
     for lang, drawn in faces.items():
@@ -387,7 +387,9 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
 
     stats = book_statistics(game.id, options.root / "rules", options.build_dir / "stats", game=game)
     strings = StringTable.load(options.templates)
-    books = build_books(game, strings, stats, _book_files(game.id, options), card_lang)
+    books = build_books(
+        game, strings, stats, _book_files(game.id, options), card_lang, openmoji=openmoji
+    )
     for lang, html in render_books(books, options.templates).items():
         plan[f"{game.id}/{names.rulebook_html(lang)}"] = (
             hash_text(html),
@@ -399,8 +401,9 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
         store = PartStore(options.build_dir / "parts.sqlite", code)
         try:
             write_pnp(
-                path, game, decks, sheet, measure, strings, options.back_offset, options.ink, store
-            )
+                path, game, decks, sheet, measure, strings, options.back_offset, options.ink, store,
+                openmoji=openmoji,
+            )  # fmt: skip
         finally:
             store.close()
 
@@ -410,11 +413,6 @@ def _plan(game: GameData, options: BuildOptions, inputs: str) -> dict[str, tuple
             lambda path, sheet=presets.sheets[paper]: pnp(path, sheet),
         )
     return plan
-
-
-def deck_faces(decks: Sequence[DeckFaces]) -> list[Face]:
-    """The decks' faces: every distinct front, then each deck's back."""
-    return [face for deck in decks for face, _ in deck.fronts] + [deck.back for deck in decks]
 
 
 def _book_pdfs(
@@ -505,9 +503,23 @@ def _stage_index(
     if previous.get(INDEX) == digest and (options.out / INDEX).is_file():
         return False
     from gachapress.publish.site import write_index  # only when the index is written anew
+    from gachapress.render.faces import game_draws_openmoji
+    from gachapress.render.fonts import cache_dir
+    from gachapress.render.metrics import Measure
+    from gachapress.render.presets import PRESETS, load_presets
 
     games = [load_game_data(game_id, options.root / "rules") for game_id in built]
-    write_index(games, stage, options.templates, papers=options.papers, card_lang=options.lang)
+    presets = load_presets(options.templates.path(PRESETS))
+    measure = Measure(cache_dir(options.build_dir))
+    openmoji = any(game_draws_openmoji(g, options.templates, presets, measure) for g in games)
+    write_index(
+        games,
+        stage,
+        options.templates,
+        papers=options.papers,
+        card_lang=options.lang,
+        openmoji=openmoji,
+    )
     staged, current = stage / INDEX, options.out / INDEX
     if current.is_file() and not current.is_symlink() and _same_bytes(staged, current):
         staged.unlink()  # the same page: out/'s file stays as it is, its time included

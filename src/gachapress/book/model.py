@@ -518,8 +518,9 @@ class CreditsSection(Section):
     project: str | None
     """The project's own credits (``project.yaml``), if it gives them."""
     licence: str | None
-    openmoji: str
-    """The art's licence, in English whatever the book's language."""
+    openmoji: str | None
+    """The art's licence, in English whatever the book's language, where the book or the game's
+    faces show OpenMoji art."""
     fonts: str
     generated: str
 

@@ -48,10 +48,11 @@ def serve(
     and for each game a card gallery, its sheets as pictures and a Play page to
     play it against the bots (or hot-seat) with the current rules.
 
-    Every save under rules/ or templates/ rebuilds only the games it touches, and
-    the open pages reload by themselves: the cards and pages at once, the PDFs a
-    few seconds later. A save that fails `check` shows its errors
-    (file:line:col and message) over the last good build until the file is fixed.
+    Every save under rules/ or templates/ rebuilds only the games it touches (a
+    save of project.yaml, every game), and the open pages reload by themselves: the
+    cards and pages at once, the PDFs a few seconds later. A save that fails `check`
+    shows its errors (file:line:col and message) over the last good build until the
+    file is fixed.
 
     Listens on this machine only unless --host says otherwise (--host 0.0.0.0: the
     network); it answers only to this machine's names and addresses and those named

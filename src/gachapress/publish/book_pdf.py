@@ -616,18 +616,19 @@ class BookPdf:
 
     def card_grid(self, cards: Sequence[m.CardPicture], *, captions: bool) -> Flowable | None:
         """Cards side by side, as many to a row as fit, each with its caption under it."""
+        width = max((self.card_width(c.size) for c in cards), default=0) + 8 * mm
+        gap = 2 * mm  # right of each card and its caption
         cells = []
         for card in cards:
             drawing = self.picture(card)
             if drawing is None:
                 continue
-            label = card.caption or ""
-            if card.count:
-                label += f" ×{card.count}"
-            cells.append([drawing, self.text(label, "card")] if captions and label else [drawing])
+            label = (
+                self.card_label(card.caption or "", card.count, width - gap) if captions else None
+            )
+            cells.append([drawing] if label is None else [drawing, label])
         if not cells:
             return None
-        width = max(self.card_width(c.size) for c in cards) + 8 * mm
         per_row = max(1, int(self.width // width))
         rows = [cells[i : i + per_row] for i in range(0, len(cells), per_row)]
         if len(rows) > 1:
@@ -638,12 +639,31 @@ class BookPdf:
             [
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                ("RIGHTPADDING", (0, 0), (-1, -1), 2 * mm),
+                ("RIGHTPADDING", (0, 0), (-1, -1), gap),
                 ("TOPPADDING", (0, 0), (-1, -1), 1),
                 ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
             ],
             colWidths=[width] * len(rows[0]),
         )
+
+    def card_label(self, caption: str, count: int | None, width: float) -> Paragraph | None:
+        """A card's caption and its count (``×3``) under it, ``width`` wide: the count is never
+        broken nor left alone on a line. Where the two do not fit on one line, the caption is
+        broken into lines short enough for the count to follow the last."""
+        style = self.styles["card"]
+        counted = f" ×{count}" if count else ""
+        label = f"{caption}{counted}".strip()
+        if not label:
+            return None
+        if not (caption and counted) or _width(label, style) <= width:
+            return self.text(label, "card")
+        head, bracket, tail = caption.rpartition("（")
+        if head and all(_width(line, style) <= width for line in (head, bracket + tail + counted)):
+            lines = [head, bracket + tail]  # 火災報知器 / （両隣） ×3: the bracket kept whole
+        else:
+            lines = _lines_before(caption, counted, style, width)
+        lines[-1] += counted
+        return Paragraph("<br/>".join(map(self.run, lines)), style)
 
     # -- tables ------------------------------------------------------------------------------
     def cell(self, cell: m.Cell, head: bool) -> Any:
@@ -1152,6 +1172,29 @@ def _text_widths(nodes: m.Inlines, font: str, size: float, cjk: bool) -> tuple[f
     words = [w for line in lines for w in _words(line, cjk)] or [" "]
     narrow = max(stringWidth(w, font, size) for w in words)
     return narrow, max(stringWidth(line, font, size) for line in lines)
+
+
+def _width(text: str, style: ParagraphStyle) -> float:
+    return stringWidth(text, style.fontName, style.fontSize)
+
+
+def _lines(text: str, style: ParagraphStyle, width: float) -> list[str]:
+    """``text`` in the lines a paragraph of ``style`` breaks it into, ``width`` wide."""
+    paragraph = PlatypusParagraph(escape(text), style)
+    paragraph.wrap(width, 1e6)
+    joint = "" if style.wordWrap == "CJK" else " "
+    return [joint.join(words) for _, words in paragraph.blPara.lines]
+
+
+def _lines_before(text: str, after: str, style: ParagraphStyle, width: float) -> list[str]:
+    """``text`` in lines ``width`` wide that leave room for ``after`` at the end of the last."""
+    room = width - _width(after, style)
+    lines = _lines(text, style, room)
+    # a Japanese line may hang its closing bracket past the measure: narrower, until it fits
+    while _width(lines[-1] + after, style) > width and room > style.fontSize:
+        room -= style.fontSize
+        lines = _lines(text, style, room)
+    return lines
 
 
 def _plain(nodes: Iterable[m.Inline]) -> str:

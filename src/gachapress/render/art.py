@@ -138,8 +138,14 @@ def source_path(source: str) -> Path:
     return Path(value)
 
 
+def is_openmoji(source: str) -> bool:
+    """Whether an art reference is OpenMoji's (CC BY-SA 4.0: where it is drawn, the credits
+    print its attribution)."""
+    return source.startswith("openmoji:")
+
+
 def is_svg(source: str) -> bool:
-    return source.startswith("openmoji:") or source.endswith(".svg")
+    return is_openmoji(source) or source.endswith(".svg")
 
 
 def load_art(source: str) -> SvgArt | bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from gachapress.project import Templates
 from gachapress.render import art as artwork
 from gachapress.render.layout import (
     READABLE,
+    Art,
     Face,
     FaceError,
     FaceLayout,
@@ -85,6 +86,30 @@ def card_art(game: GameData, card: Card) -> str | None:
     if card.art.openmoji:
         return f"openmoji:{card.art.openmoji}"
     return f"file:{artwork.art_file(game.folder, str(card.art.file), game.root)}"
+
+
+def deck_faces(decks: Sequence[DeckFaces]) -> list[Face]:
+    """The decks' faces: every distinct front, then each deck's back."""
+    return [face for deck in decks for face, _ in deck.fronts] + [deck.back for deck in decks]
+
+
+def draws_openmoji(faces: Iterable[Face]) -> bool:
+    """Whether any of ``faces`` draws OpenMoji art (card art, an icon or an emoji in a text)."""
+    return any(
+        isinstance(item, Art) and artwork.is_openmoji(item.source)
+        for face in faces
+        for item in face.items
+    )
+
+
+def game_draws_openmoji(
+    game: GameData, templates: Templates, presets: PrintPresets, measure: Measure
+) -> bool:
+    """Whether a face of ``game``, in any language it publishes, draws OpenMoji art."""
+    return any(
+        draws_openmoji(deck_faces(game_faces(game, templates, presets, measure, lang)))
+        for lang in game.model.languages
+    )
 
 
 def game_faces(

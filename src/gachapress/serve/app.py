@@ -33,6 +33,7 @@ from gachapress.serve.live import Live
 from gachapress.serve.play.routes import play_routes
 from gachapress.serve.play.session import Sessions
 from gachapress.serve.rebuild import rebuild, touched_games, unexpected
+from gachapress.serve.watch import saves
 
 #: Seconds between keep-alive comments on an idle event stream.
 KEEP_ALIVE = 15.0
@@ -96,15 +97,10 @@ class Preview:
             return self.galleries.get(game, [])
 
     async def changes(self) -> AsyncIterator[set[tuple[Any, str]]]:
-        """The batches of saves under rules/ and templates/ (a test feeds its own)."""
-        from watchfiles import awatch
-
+        """The batches of saves under rules/ and templates/ and of project.yaml (a test feeds
+        its own)."""
         assert self.stop is not None
-        root = self.options.root
-        folders = (root / "rules", self.options.templates.folder)  # the package's never change
-        async for batch in awatch(
-            *(f for f in folders if f.is_dir()), stop_event=self.stop, debounce=400, step=30
-        ):
+        async for batch in saves(self.options.root, self.options.templates.folder, self.stop):
             yield batch
 
     async def rebuild_for(self, changes: Iterable[tuple[Any, str]]) -> None:
@@ -120,9 +116,9 @@ class Preview:
             self.live.publish()
 
     async def watch(self) -> None:
-        """Rebuild on every save of rules/ or templates/, one batch of changes at a time. No
-        exception ends it: a rebuild that fails is shown over the page and logged, and the
-        next save is rebuilt (with the games that failed)."""
+        """Rebuild on every save of rules/, templates/ or project.yaml, one batch of changes at
+        a time. No exception ends it: a rebuild that fails is shown over the page and logged,
+        and the next save is rebuilt (with the games that failed)."""
         assert self.stop is not None
         while not self.stop.is_set():
             try:
@@ -208,8 +204,9 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
         game = known(request)
         if game is None:
             return Response("no such game in this preview", status_code=404)
-        asked = request.query_params.get("page", "1")
-        shown = gallery_page(preview.galleries.get(game, []), int(asked) if asked.isdigit() else 1)
+        asked, deck = request.query_params.get("page", "1"), request.query_params.get("deck", "")
+        number = int(asked) if asked.isdigit() else 1
+        shown = gallery_page(preview.galleries.get(game, []), number, deck=deck)
         template = PAGES.get_template("gallery.html.j2")
         return page(template.render(game=game, shown=shown, generation=preview.live.generation))
 

@@ -47,26 +47,36 @@ class GalleryPage:
     decks: list[DeckGallery]
     number: int  # from 1
     pages: int
-    first: int  # the faces it shows, counted from 1 over every deck
+    first: int  # the faces it shows, counted from 1 over the decks paged
     last: int
-    faces: int  # over every deck
+    faces: int  # over the decks paged
+    deck: str  # the one deck paged, or "" for every deck
+    every: tuple[tuple[str, str], ...]  # every deck of the game: its id and name
 
 
-def gallery_page(decks: list[DeckGallery], number: int, size: int = PAGE_SIZE) -> GalleryPage:
-    """Page ``number`` (from 1; out of range: the nearest page) of the gallery of ``decks``:
-    their faces in order, ``size`` to a page, each deck shown with its back on every page that
-    shows any of its faces."""
-    total = sum(len(deck.faces) for deck in decks)
+def gallery_page(
+    decks: list[DeckGallery], number: int, size: int = PAGE_SIZE, deck: str = ""
+) -> GalleryPage:
+    """Page ``number`` (from 1; out of range: the nearest page) of the gallery of ``decks``, or
+    of the deck ``deck`` alone (unknown or "": every deck): their faces in order, ``size`` to a
+    page, each deck shown with its back on every page that shows any of its faces."""
+    every = tuple((shown.id, shown.name) for shown in decks)
+    if deck in dict(every):
+        decks = [shown for shown in decks if shown.id == deck]
+    else:
+        deck = ""
+    total = sum(len(paged.faces) for paged in decks)
     pages = max(1, -(-total // size))
     number = min(max(number, 1), pages)
     start, stop = (number - 1) * size, number * size
     shown, before = [], 0
-    for deck in decks:
-        faces = deck.faces[max(start - before, 0) : max(stop - before, 0)]
-        if faces or (not deck.faces and before == start):
-            shown.append(replace(deck, faces=faces))
-        before += len(deck.faces)
-    return GalleryPage(shown, number, pages, min(start + 1, total), min(stop, total), total)
+    for paged in decks:
+        faces = paged.faces[max(start - before, 0) : max(stop - before, 0)]
+        if faces or (not paged.faces and before == start):
+            shown.append(replace(paged, faces=faces))
+        before += len(paged.faces)
+    first, last = min(start + 1, total), min(stop, total)
+    return GalleryPage(shown, number, pages, first, last, total, deck, every)
 
 
 def game_gallery(game: GameData, lang: str | None = None) -> list[DeckGallery]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from gachapress.assembly.builder import BuildOptions, build
 from gachapress.assembly.outdir import OutputError
 from gachapress.errors import RulesError
-from gachapress.project import Templates
+from gachapress.project import PROJECT_FILE, Templates
 
 #: The code a rebuild runs that a build with nothing to do never loads.
 REBUILD_MODULES = (
@@ -31,12 +31,16 @@ REBUILD_MODULES = (
 def touched_games(changed: Iterable[Path | str], root: Path, games: Sequence[str]) -> list[str]:
     """The games (of ``games``) whose outputs a change of these files may alter: a file of
     ``rules/<game>/`` or the layout ``templates/cards/<game>.yaml`` touches that game; any
-    other template touches every game."""
+    other template, and ``project.yaml`` (what every output says of the project), touches every
+    game."""
     rules, templates = (root / "rules").resolve(), Templates(root).folder.resolve()
+    project = (root / PROJECT_FILE).resolve()
     touched: set[str] = set()
     for name in changed:
         path = Path(name).resolve()
-        if path.is_relative_to(rules):
+        if path == project:
+            touched.update(games)
+        elif path.is_relative_to(rules):
             parts = path.relative_to(rules).parts
             touched.update(parts[:1])
         elif path.is_relative_to(templates):

@@ -24,6 +24,8 @@ NUMBERED = re.compile(r"^([a-z]+)-(\d+)$")
 #: A record's placeholder: ``{pair}``, or ``{to|deck}`` for places counted from 0 that are
 #: shown as the things ``deck-1``, ``deck-2``...
 FIELD = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
+#: An event template's optional part: ``[; {buyer} may buy its cards]``.
+OPTIONAL = re.compile(r"\[([^\]]*)\]")
 #: The log entries the page shows, the latest (the downloaded log has them all).
 LATEST = 40
 Item = dict[str, Any]  # {"card": id, "name": ...}, {"text": ...} or {"group": [items]}
@@ -156,6 +158,8 @@ class Presenter:
 
     def field(self, key: str, value: Any, places: str | None) -> list[Item]:
         """A record's field; ``places``: the kind of thing its numbers count from 0."""
+        if key in self.layout["by_player"] and isinstance(value, list):
+            return self.by_player(key, value)
         if not places:
             return self.value(key, value)
         counted = value if isinstance(value, list) else [value]
@@ -230,19 +234,33 @@ class Presenter:
         """One entry of a seat's log view: a move, or what the rules made happen."""
         if "action" in entry:
             return [{"text": f"{player(entry['player'])}: "}, *self.action(entry["action"])]
-        kind = entry.get("event", "")
-        title = self.layout["events"].get(kind, kind.replace("-", " ").capitalize())
-        items: list[Item] = [{"text": title}]
+        template = self.event_words(entry)
+        return self.listed(entry) if template is None else self.record(template, entry)
+
+    def event_words(self, entry: dict[str, Any]) -> str | None:
+        """An event's template (``events``), its optional ``[parts]`` kept where every field
+        they name has a value; None for an event without words."""
+        template = self.layout["events"].get(entry.get("event", ""))
+        if template is None:
+            return None
+
+        def kept(part: re.Match[str]) -> str:
+            names = [found.group(1) for found in FIELD.finditer(part.group(1))]
+            return part.group(1) if all(entry.get(name) not in (None, []) for name in names) else ""
+
+        return OPTIONAL.sub(kept, str(template))
+
+    def listed(self, entry: dict[str, Any]) -> list[Item]:
+        """An event without words of its own: its name, then each key and value."""
+        kind = str(entry.get("event", ""))
+        items: list[Item] = [{"text": kind.replace("-", " ").capitalize()}]
         for key, value in entry.items():
             if key in ("event", "game", "mode") or self.said(key, value) == "":
                 continue
             joint = ": " if len(items) == 1 else "; "
             words = self.key(key)
             items.append({"text": f"{joint}{words} " if words else joint})
-            if key in self.layout["by_player"] and isinstance(value, list):
-                items.extend(self.by_player(key, value))
-            else:
-                items.extend(self.value(key, value))
+            items.extend(self.field(key, value, None))
         return items
 
 
