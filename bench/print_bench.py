@@ -20,6 +20,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from example_project import GAME_IDS
+from gachapress.book.words import StringTable
 from gachapress.data.load import load_rules
 from gachapress.project import Templates
 from gachapress.publish.pnp import write_pnp
@@ -65,13 +66,14 @@ def main() -> None:
             return
         presets = load_presets(TEMPLATES.path("print.yaml"))
         measure = Measure(ROOT / "build" / "fonts")
+        strings = StringTable.load(TEMPLATES)
         for game_id in GAME_IDS:
             game = load_rules(game_id, ROOT / "rules")
             decks = game_faces(game, TEMPLATES, presets, measure)
             for paper in ("a4", "letter"):
                 for ink in ("normal", "low"):
                     pdf = folder / f"{game_id}-{paper}-{ink}.pdf"
-                    write_pnp(pdf, game, decks, presets.sheets[paper], measure, ink=ink)
+                    write_pnp(pdf, game, decks, presets.sheets[paper], measure, strings, ink=ink)
                     print(f"{game_id:15s} {paper:6s} {ink:6s} {describe(pdf, folder)}")
 
 

@@ -204,5 +204,5 @@ def test_an_art_that_leaves_transparency_in_the_document_is_drawn_in_each_pdf(
         encoding="utf-8",
     )
     source = f"file:{art}"
-    assert pdf_module._art_code(artwork.reportlab_drawing(source)) is None
+    assert pdf_module.art_operators(artwork.reportlab_drawing(source)) is None
     assert _art_pdf(source) == _drawn_pdf(source)

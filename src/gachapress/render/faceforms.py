@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -124,12 +125,12 @@ def place_face(
 def _art_part(source: str) -> tuple[Any, ...]:
     """An art drawn as a form: SVG art as its own operators where it needs no resources of
     the document, raster art as an image, anything else through reportlab's drawing."""
-    from gachapress.render.pdf import _art_code
+    from gachapress.render.pdf import art_operators
 
     if artwork.is_svg(source):
         drawing = artwork.reportlab_drawing(source)
         width, height = float(drawing.width), float(drawing.height)
-        recorded = _art_code(drawing)
+        recorded = art_operators(drawing)
         if recorded is not None:
             data = zlib.compress("\n".join(recorded[0]).encode("latin-1"), 6)
             return (width / MM, height / MM, "form", data)
@@ -145,14 +146,21 @@ def _art_part(source: str) -> tuple[Any, ...]:
     return (width / MM, height / MM, "image", (width, height, rgb, mask))
 
 
+#: A text block that only sets a font (what reportlab begins pages and drawings with).
+_EMPTY_TEXT = re.compile(rb"BT /F\d+ [0-9.]+ Tf [0-9.]+ TL ET\n?")
+
+
 def _drawn_by_reportlab(drawing: Any, width: float, height: float) -> bytes:
     """A one-page PDF whose page is the drawing (what reportlab makes of an SVG that needs
     resources: opacity, gradients, text)."""
-    from reportlab.graphics import renderPDF
+    from reportlab.graphics import renderPDF, shapes
     from reportlab.pdfgen.canvas import Canvas
 
     out = io.BytesIO()
-    canvas = Canvas(out, pagesize=(width, height), invariant=1, pageCompression=1)
+    canvas = Canvas(  # text of the drawing, if any, set in an embedded font
+        out, pagesize=(width, height), invariant=1, pageCompression=1,
+        initialFontName=shapes.STATE_DEFAULTS["fontName"],
+    )  # fmt: skip
     renderPDF.draw(drawing, canvas, 0, 0)
     canvas.showPage()
     canvas.save()
@@ -310,10 +318,15 @@ class FaceForms:
             page = PdfReader(io.BytesIO(payload)).pages[0]
             content = page.get_contents()
             assert content is not None
-            data = zlib.compress(content.get_data(), 6)
-            resources = copy_object(self.writer, page["/Resources"], {})
-            assert isinstance(resources, dict)
-            self.writer.set(ref, _form(bbox, resources, data))
+            # reportlab sets its default font in empty text blocks: with no text left, the
+            # form names no font (and embeds none twice)
+            operators = _EMPTY_TEXT.sub(b"", content.get_data())
+            kept = page["/Resources"]
+            if b" Tf" not in operators:
+                kept = {key: value for key, value in kept.items() if key != "/Font"}
+            resources = {str(key)[1:]: copy_object(self.writer, value, {})
+                         for key, value in kept.items()}  # fmt: skip
+            self.writer.set(ref, _form(bbox, resources, zlib.compress(operators, 6)))
 
 
 def _form(bbox: tuple[float, ...], resources: Mapping[str, Value], data: bytes) -> Stream:

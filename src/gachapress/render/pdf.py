@@ -86,7 +86,7 @@ class FacePainter:
                 drawing = _cmyk_drawing(drawing)
             width, height = drawing.width, drawing.height
             c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
-            recorded = None if self.cmyk else _art_code(drawing)
+            recorded = None if self.cmyk else art_operators(drawing)
             if recorded is None:
                 with _default_colours(self.cmyk):
                     renderPDF.draw(drawing, c, 0, 0)
@@ -224,7 +224,7 @@ def one_up(
 
 
 @cache
-def _art_code(drawing: Drawing) -> tuple[tuple[str, ...], tuple[int, int]] | None:
+def art_operators(drawing: Drawing) -> tuple[tuple[str, ...], tuple[int, int]] | None:
     """The operators of an art's form, drawn once per drawing (one per art and process, see
     ``artwork.reportlab_drawing``) and written into each PDF's form as they are, with the PDF
     version they need: what renderPDF writes in a form depends only on the drawing, as long as
