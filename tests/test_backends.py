@@ -6,7 +6,6 @@ import hashlib
 import io
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
 
 import pytest
 from reportlab.graphics import renderPDF
@@ -14,11 +13,12 @@ from reportlab.pdfgen.canvas import Canvas
 
 from gachapress.data.load import load_rules
 from gachapress.render import art as artwork
-from gachapress.render import pdf as pdf_module
+from gachapress.render.faceforms import MM, art_operators, draw_face
 from gachapress.render.faces import game_faces
 from gachapress.render.layout import Art, Ellipse, Face, Rect, TextLine
 from gachapress.render.metrics import Measure
-from gachapress.render.pdf import MM, FacePainter
+from gachapress.render.pdf import FacePainter
+from gachapress.render.pdfdraw import Ops
 from gachapress.render.presets import load_presets
 from gachapress.render.svg import face_svg, font_css
 from tests.conftest import ROOT, TEMPLATES
@@ -26,59 +26,35 @@ from tests.conftest import ROOT, TEMPLATES
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-class RecordingText:
-    """A text object: only its matrix (where and which way up it is set) matters here."""
-
-    matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-
-    def setTextTransform(self, *matrix: float) -> None:
-        self.matrix = matrix
-
-    def __getattr__(self, name: str) -> Any:
-        return lambda *args, **kwargs: None
-
-
-class RecordingCanvas:
-    """Stands in for a reportlab canvas and records what the PDF backend draws, in points."""
-
-    _pagesize = (200 * MM, 200 * MM)
+class RecordingOps(Ops):
+    """Records what ``draw_face`` (both PDF backends' drawing of a face) draws, in points."""
 
     def __init__(self) -> None:
+        super().__init__({})
         self.calls: list[tuple[str, tuple[float, ...]]] = []
-        self.offset = [0.0, 0.0]
-        self.factor = 1.0
+        self.matrix = (1.0, 0.0, 0.0)  # scale, x, y
 
-    def __getattr__(self, name: str) -> Any:  # colours, fonts, forms: nothing to measure
-        return lambda *args, **kwargs: None
-
-    def rect(self, x: float, y: float, w: float, h: float, **_: Any) -> None:
+    def rect(self, x: float, y: float, w: float, h: float) -> None:
         self.calls.append(("rect", (x, y, w, h)))
 
-    def roundRect(self, x: float, y: float, w: float, h: float, r: float, **_: Any) -> None:
+    def round_rect(self, x: float, y: float, w: float, h: float, radius: float) -> None:
         self.calls.append(("rect", (x, y, w, h)))
 
-    def ellipse(self, x1: float, y1: float, x2: float, y2: float, **_: Any) -> None:
-        self.calls.append(("ellipse", (x1, y1, x2 - x1, y2 - y1)))
+    def ellipse(self, x: float, y: float, w: float, h: float) -> None:
+        self.calls.append(("ellipse", (x, y, w, h)))
 
-    def drawString(self, x: float, y: float, text: str) -> None:
-        self.calls.append(("text", (x, y, 0)))
+    def text(
+        self, name: str, size: float, x: float, y: float, text: str, *, turned: bool = False
+    ) -> None:
+        self.calls.append(("text", (x, y, 180 if turned else 0)))
 
-    def beginText(self) -> RecordingText:
-        return RecordingText()
+    def transform(self, a: float, b: float, c: float, d: float, e: float, f: float) -> None:
+        self.matrix = (a, e, f)
 
-    def drawText(self, text: RecordingText) -> None:
-        a, _, _, _, e, f = text.matrix
-        self.calls.append(("text", (e, f, 180 if a < 0 else 0)))
-
-    def translate(self, x: float, y: float) -> None:
-        self.offset = [x, y]
-
-    def scale(self, x: float, y: float) -> None:
-        self.factor = x
-
-    def doForm(self, name: str) -> None:
+    def place(self, name: str) -> None:
         if name.startswith("art-"):
-            self.calls.append(("art", (*self.offset, self.factor)))
+            scale, x, y = self.matrix
+            self.calls.append(("art", (x, y, scale)))
 
 
 def svg_boxes(face: Face, css: str) -> list[tuple[str, tuple[float, ...]]]:
@@ -105,17 +81,13 @@ def svg_boxes(face: Face, css: str) -> list[tuple[str, tuple[float, ...]]]:
 
 def pdf_boxes(face: Face) -> list[tuple[str, tuple[float, ...]]]:
     """The same boxes as the PDF backend draws them, turned back into face millimetres."""
-    canvas = RecordingCanvas()
-    painter = FacePainter(canvas)  # type: ignore[arg-type]
-    arts = {item.source for item in face.items if isinstance(item, Art)}
-    painter._arts = {
-        source: ("art-" + str(i), 72.0 / MM, 72.0 / MM) for i, source in enumerate(sorted(arts))
-    }  # art drawn as a 72 pt square
-    painter.form(face)
+    ops = RecordingOps()
+    arts = {item.source: (72.0 / MM, 72.0 / MM) for item in face.items if isinstance(item, Art)}
+    draw_face(face, ops, arts)  # art drawn as a 72 pt square
     shape, b = face.shape, face.shape.bleed
     top = shape.height + b
     boxes = []
-    for kind, v in canvas.calls[1:]:  # after the full-bleed background
+    for kind, v in ops.calls[1:]:  # after the full-bleed background
         if kind in ("rect", "ellipse"):
             x, y, w, h = (n / MM for n in v)
             boxes.append((kind, (x - b, top - y - h, w, h)))
@@ -204,5 +176,5 @@ def test_an_art_that_leaves_transparency_in_the_document_is_drawn_in_each_pdf(
         encoding="utf-8",
     )
     source = f"file:{art}"
-    assert pdf_module.art_operators(artwork.reportlab_drawing(source)) is None
+    assert art_operators(artwork.reportlab_drawing(source)) is None
     assert _art_pdf(source) == _drawn_pdf(source)

@@ -11,8 +11,12 @@ import io
 import re
 import zlib
 from collections.abc import Iterable, Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any
+
+from reportlab.graphics import renderPDF, shapes
+from reportlab.pdfgen.canvas import Canvas
 
 from gachapress.render import art as artwork
 from gachapress.render.fonts import file_digest
@@ -122,11 +126,30 @@ def place_face(
     ops.restore()
 
 
+@cache
+def art_operators(drawing: Any) -> tuple[tuple[str, ...], tuple[int, int]] | None:
+    """The operators of an art's form, drawn once per drawing (one per art and process, see
+    ``artwork.reportlab_drawing``) and written into each PDF's form as they are, with the PDF
+    version they need: what renderPDF writes in a form depends only on the drawing, as long as
+    it leaves nothing else in the document (no font, transparency, colour space, image or
+    form: then None, and it is drawn in each PDF)."""
+    scratch = Canvas(io.BytesIO(), invariant=1)
+    fonts = dict(scratch._doc.fontMapping)
+    scratch.beginForm("art")
+    renderPDF.draw(drawing, scratch, 0, 0)
+    alone = (
+        scratch._extgstate.getState() is None
+        and not scratch._colorsUsed
+        and not scratch._formsinuse
+        and not scratch._shadingUsed
+        and scratch._doc.fontMapping == fonts
+    )
+    return (tuple(scratch._code), scratch._doc._pdfVersion) if alone else None
+
+
 def _art_part(source: str) -> tuple[Any, ...]:
     """An art drawn as a form: SVG art as its own operators where it needs no resources of
     the document, raster art as an image, anything else through reportlab's drawing."""
-    from gachapress.render.pdf import art_operators
-
     if artwork.is_svg(source):
         drawing = artwork.reportlab_drawing(source)
         width, height = float(drawing.width), float(drawing.height)
@@ -153,9 +176,6 @@ _EMPTY_TEXT = re.compile(rb"BT /F\d+ [0-9.]+ Tf [0-9.]+ TL ET\n?")
 def _drawn_by_reportlab(drawing: Any, width: float, height: float) -> bytes:
     """A one-page PDF whose page is the drawing (what reportlab makes of an SVG that needs
     resources: opacity, gradients, text)."""
-    from reportlab.graphics import renderPDF, shapes
-    from reportlab.pdfgen.canvas import Canvas
-
     out = io.BytesIO()
     canvas = Canvas(  # text of the drawing, if any, set in an embedded font
         out, pagesize=(width, height), invariant=1, pageCompression=1,

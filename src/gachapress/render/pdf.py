@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import io
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 from typing import BinaryIO
 
@@ -19,7 +17,14 @@ from reportlab.pdfgen.canvas import Canvas
 
 from gachapress.render import art as artwork
 from gachapress.render.colour import cmyk_image, to_cmyk
-from gachapress.render.faceforms import MM, art_name, draw_face, face_name, place_face
+from gachapress.render.faceforms import (
+    MM,
+    art_name,
+    art_operators,
+    draw_face,
+    face_name,
+    place_face,
+)
 from gachapress.render.layout import Art, Face, TextLine
 from gachapress.render.outline import glyph_segments, outline_font, set_glyphs
 from gachapress.render.pdfdraw import Ops
@@ -221,27 +226,6 @@ def one_up(
     if pdfx:
         end_pdfx_1a(canvas)
     canvas.save()
-
-
-@cache
-def art_operators(drawing: Drawing) -> tuple[tuple[str, ...], tuple[int, int]] | None:
-    """The operators of an art's form, drawn once per drawing (one per art and process, see
-    ``artwork.reportlab_drawing``) and written into each PDF's form as they are, with the PDF
-    version they need: what renderPDF writes in a form depends only on the drawing, as long as
-    it leaves nothing else in the document (no font, transparency, colour space, image or
-    form: then None, and it is drawn in each PDF)."""
-    scratch = Canvas(io.BytesIO(), invariant=1)
-    fonts = dict(scratch._doc.fontMapping)
-    scratch.beginForm("art")
-    renderPDF.draw(drawing, scratch, 0, 0)
-    alone = (
-        scratch._extgstate.getState() is None
-        and not scratch._colorsUsed
-        and not scratch._formsinuse
-        and not scratch._shadingUsed
-        and scratch._doc.fontMapping == fonts
-    )
-    return (tuple(scratch._code), scratch._doc._pdfVersion) if alone else None
 
 
 @contextlib.contextmanager
