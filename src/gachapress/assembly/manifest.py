@@ -102,19 +102,26 @@ def hash_tree(folder: Path, root: Path, skip: Collection[str] = ()) -> str:
     file outside the project is never read."""
     digest = hashlib.sha256()
     limit = root.resolve()
+    inside = folder.resolve().is_relative_to(limit)  # os.walk follows no link below it
     for directory, folders, files in os.walk(folder):
         top = Path(directory) == folder
         folders[:] = sorted(f for f in folders if not (top and f in skip))
+        prefix = "" if top else Path(directory).relative_to(folder).as_posix() + "/"
         for name in sorted(files):
             if top and name in skip:
                 continue
             path = Path(directory, name)
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-            real = path.resolve()
-            if real.is_relative_to(limit) and real.is_file():
+            digest.update(f"{prefix}{name}".encode() + b"\0")
+            link = path.is_symlink()
+            if link or not inside:  # resolving costs a stat for each part of the path
+                real = path.resolve()
+                readable = real.is_relative_to(limit) and real.is_file()
+            else:
+                real, readable = path, path.is_file()
+            if readable:
                 digest.update(hash_file(real).encode())
             else:
-                pointer = os.readlink(path) if path.is_symlink() else ""
+                pointer = os.readlink(path) if link else ""
                 digest.update(b"link:" + os.fsencode(pointer))
     return digest.hexdigest()
 
