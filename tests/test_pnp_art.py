@@ -4,10 +4,9 @@ through reportlab's drawing, naming no font; every font of the file embedded."""
 
 from __future__ import annotations
 
+import io
 import re
-import struct
 import subprocess
-import zlib
 from pathlib import Path
 
 import numpy as np
@@ -29,15 +28,9 @@ ART = {
 
 def _png(rgba: tuple[int, int, int, int], size: int = 8) -> bytes:
     """A PNG of one colour with alpha."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        body = kind + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-
-    rows = b"".join(b"\0" + bytes(rgba) * size for _ in range(size))
-    header = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))  # fmt: skip
+    out = io.BytesIO()
+    Image.new("RGBA", (size, size), rgba).save(out, "PNG")
+    return out.getvalue()
 
 
 def _project(root: Path) -> Path:
