@@ -97,9 +97,12 @@ def page(running: Running, browser: Any) -> Iterator[Any]:
         context.close()
 
 
-def begin(page: Any, running: Running, game: str, mode: str, seats: list[str]) -> None:
-    """Open the game's Play page and start a game with these seats (seat 0 first)."""
-    page.goto(f"{running.url}/_serve/play/{game}")
+def begin(
+    page: Any, running: Running, game: str, mode: str, seats: list[str], lang: str = "en"
+) -> None:
+    """Open the game's Play page in ``lang`` and start a game with these seats (seat 0
+    first)."""
+    page.goto(f"{running.url}/_serve/play/{game}?lang={lang}")
     if len(load_game(game).modes) > 1:
         page.select_option("select[name=mode]", mode)
     page.select_option("select[name=players]", str(len(seats)))
@@ -183,7 +186,8 @@ def check_redeal(page: Any, running: Running, session: Session) -> bool:
             """async () => {
               const key = document.getElementById("download").getAttribute("href").split("/")[3];
               const drawn = document.createElement("div");
-              drawn.innerHTML = await (await fetch(`/_serve/table/${key}?seat=0`)).text();
+              const lang = document.getElementById("play").dataset.lang;
+              drawn.innerHTML = await (await fetch(`/_serve/table/${key}?seat=0&lang=${lang}`)).text();
               return drawn.innerHTML === document.getElementById("table").innerHTML;
             }"""
         )
