@@ -231,6 +231,8 @@ def test_gotcha_opens_in_japanese_and_its_english_link_goes_on_with_the_game(
     screen and the table; its language link opens the same game in English."""
     page.goto(f"{running.url}/_serve/play/gotcha")
     assert page.locator("html").get_attribute("lang") == "ja"
+    # the toolbar's Play links keep the page's language
+    assert page.locator('#gachapress-bar a[href="/_serve/play/rps-fire?lang=ja"]').count() == 1
     page.select_option("select[name=players]", "3")
     for seat in range(3):
         page.select_option(f"select[name=seat-{seat}]", "human")
@@ -256,7 +258,8 @@ def test_the_keyboard_plays_a_reload_goes_on_and_undo_takes_a_move_back(
 ) -> None:
     begin(page, running, GAME_ID, "standard", ["human", "greedy"])
     page.locator("#table .view").wait_for()
-    assert page.locator(f'#gachapress-bar a[href="/_serve/play/{GAME_ID}"]').count() == 1
+    # the toolbar's Play link keeps the page's language
+    assert page.locator(f'#gachapress-bar a[href="/_serve/play/{GAME_ID}?lang=en"]').count() == 1
     first = page.locator("#table button.action").first
     assert first.evaluate(FOCUSED)  # the first choice is ready for Enter
     name = first.evaluate("b => b.textContent.trim() + ' ' + b.querySelector('img').alt")
