@@ -580,3 +580,27 @@ def test_a_served_view_asked_in_japanese_is_japanese(client: TestClient) -> None
     shown = client.get(f"/_serve/table/{gotcha['session']}?seat={gotcha['turn']}").text
     assert "の番です" in shown  # a view asked in no language: the game's first
     assert set(re.findall(r'src="/gotcha/(cards(?:/en)?)/', shown)) == {"cards"}
+
+
+def test_every_word_of_the_play_page_is_given_in_english_and_japanese() -> None:
+    """tables.yaml gives each word once, as {en, ja}: a word in one language only would show
+    English on the Japanese page (or the reverse)."""
+    from gachapress.serve.play.present import SPOKEN, layouts
+
+    not_words = {"hand", "seats", "by_player", "key", "top"}  # keys of the observation
+
+    def bare(node: Any, path: str) -> list[str]:
+        if isinstance(node, dict):
+            if set(node) == set(SPOKEN):
+                return [path for lang in SPOKEN if not isinstance(node[lang], str)]
+            return [
+                found
+                for key, value in node.items()
+                if key not in not_words
+                for found in bare(value, f"{path}.{key}")
+            ]
+        if isinstance(node, list):
+            return [found for i, value in enumerate(node) for found in bare(value, f"{path}.{i}")]
+        return [] if node == "" else [path]
+
+    assert bare(layouts(), "tables") == []
