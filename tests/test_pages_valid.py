@@ -1,10 +1,11 @@
 """Every page `build`, `sweep` and `serve` make is valid HTML and passes axe-core.
 
 The books in both languages, the site index and a sweep report as written to out/; as `serve`
-shows them once their scripts ran: the index, a book, a sheets page, a Play page's setup form,
-and every game's gallery and Play page with a game started. The Nu Html Checker (npm `vnu-jar`,
-run by Java) reads them all in one JVM; axe-core (npm) runs inside each page in Debian's
-chromium. Both come from tests/validators/ (`npm ci` there: see README).
+shows them once their scripts ran: the index, a book, a sheets page, a Play page's setup form
+in English and Japanese, every game's gallery, and every game's Play page in both languages
+with a game started. The Nu Html Checker (npm `vnu-jar`, run by Java) reads them all in one
+JVM; axe-core (npm) runs inside each page in Debian's chromium. Both come from
+tests/validators/ (`npm ci` there: see README).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ variants:
       components.0.count: 55
 """
 SERVED_GAME = "gotchacards"  # two modes: the Play page's every field
+PLAY_LANGUAGES = ("en", "ja")  # every game of the example is published in both
 WAIT_MS = 60_000
 
 BUILT = [
@@ -68,9 +70,9 @@ SERVED = [
     "/index.html",
     f"/{SERVED_GAME}/rulebook.en.html",
     f"/_serve/sheets/{SERVED_GAME}",
-    f"/_serve/play/{SERVED_GAME}",
+    *(f"/_serve/play/{SERVED_GAME}?lang={lang}" for lang in PLAY_LANGUAGES),
     *(f"/_serve/gallery/{game}" for game in GAME_IDS),
-    *(f"/_serve/play/{game} started" for game in GAME_IDS),
+    *(f"/_serve/play/{game}?lang={lang} started" for game in GAME_IDS for lang in PLAY_LANGUAGES),
 ]
 
 
@@ -160,7 +162,7 @@ def _open_served(tab: Any, served: Served, name: str) -> None:
     path, _, started = name.partition(" ")
     tab.goto(served.url + path, wait_until="load")
     if started:
-        tab.get_by_role("button", name="Start", exact=True).click()
+        tab.locator("#setup button[type=submit]").click()
         tab.locator("#table .view").wait_for()
     tab.wait_for_load_state("networkidle")
 

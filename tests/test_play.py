@@ -474,3 +474,133 @@ def test_every_event_of_random_games_has_its_own_words(game_id: str) -> None:
                     shown = said(game_id, present.entry(entry))
                     assert not re.search(r"\bseat\b|_|[a-z]+-\d", shown), (entry, shown)
     assert len(kinds) > 2, kinds  # the start and more
+
+
+def japanese_leaks(game_id: str, items: list[dict[str, Any]]) -> str | None:
+    """Items read in Japanese, or None when they are: no Latin letter outside a card's own
+    name (some Japanese card names hold one: iTunedカード), and no ``{key}`` left unfilled."""
+    shown = said(game_id, items)
+    words = re.sub(r"\[[^]]*\]", "", shown)
+    return shown if re.search(r"[A-Za-z{}_]", words) else None
+
+
+@pytest.mark.parametrize("game_id", sorted({case[0] for case in CASES}))
+def test_every_move_and_event_of_random_games_reads_in_japanese(game_id: str) -> None:
+    """In Japanese, every move offered and every log entry of random games of every mode and
+    player count reads in Japanese words: no English fallback, no key, no seat number."""
+    from gachapress.serve.play.present import Presenter
+
+    game = load_game(game_id)
+    present = Presenter(game, "ja")
+    kinds: set[str] = set()
+    for mode, counts in game.modes.items():
+        for players in counts:
+            for seed in range(4):
+                state = game.new_game(players=players, seed=seed, mode=mode)
+                rng = random.Random(seed)
+                while not state.is_terminal():
+                    for action in state.legal_actions():
+                        leak = japanese_leaks(game_id, present.action(action))
+                        assert leak is None, (str(action), leak)
+                    state.apply(rng.choice(state.legal_actions()))
+                for entry in state.log_view(seed % players):
+                    kinds.add(entry.get("event", "move"))
+                    if "event" in entry:
+                        assert present.event_words(entry) is not None, f"no words for {entry}"
+                    leak = japanese_leaks(game_id, present.entry(entry))
+                    assert leak is None, (entry, leak)
+    assert {"start", "move"} < kinds, kinds
+
+
+@pytest.mark.parametrize("game_id", sorted({case[0] for case in CASES}))
+def test_a_japanese_view_has_no_english_word(game_id: str) -> None:
+    """A seat's whole view in Japanese, through a game to its end: headings, labels, values
+    and the log, with no English word but the cards' own Japanese names."""
+    game = load_game(game_id)
+    names = sorted((card.name["ja"] for card in game.model.cards().values()), key=len)
+    mode, counts = next(iter(game.modes.items()))
+    session = Session(game, mode, 5, [HUMAN] * counts[-1])
+    rng = random.Random(5)
+    while True:
+        seat = session.state.current_player
+        page = draw(session, 0 if seat is None else seat, lang="ja")
+        text = re.sub(r"<[^>]+>", " ", page)
+        for name in reversed(names):
+            text = text.replace(name, "")
+        assert not re.findall(r"[A-Za-z]{2,}", text), re.findall(r"[A-Za-z]{2,}", text)
+        if seat is None:
+            break
+        session.act(str(rng.choice(session.state.legal_actions())))
+    assert "ゲーム終了" in page and "最終得点" in page
+
+
+def test_the_japanese_log_says_players_and_cards_as_the_rulebook_does() -> None:
+    from gachapress.serve.play.present import Presenter
+
+    trick = Presenter(load_game("gachapon-trick"), "ja")
+    assert said("gachapon-trick", trick.entry({"event": "trick", "winner": 1, "buyer": 0})) == (
+        "プレイヤー2がトリックに勝つ。プレイヤー1がそのカードを買える"
+    )
+    fire = Presenter(load_game("rps-fire"), "ja")
+    assert said("rps-fire", fire.entry({"player": 1, "action": "give rock-2 to 0"})) == (
+        "プレイヤー2：プレイヤー1に[グー 2]を渡す"
+    )
+    toys = Presenter(load_game("gachapon-trick"), "ja")
+    assert toys.names["red-800"].split()[1:] == ["赤", "800"], toys.names["red-800"]
+
+
+def test_the_play_page_opens_in_the_games_first_language_or_the_asked_one(
+    client: TestClient,
+) -> None:
+    """GOTCHA! is a Japanese game: its Play page opens in Japanese; ``?lang=`` asks for a
+    language (the rulebook's), and the page links the other one, keeping the game going."""
+    gotcha = client.get("/_serve/play/gotcha").text
+    assert '<html lang="ja">' in gotcha and "新しいゲーム" in gotcha
+    assert re.search(r'<a href="\?lang=en" hreflang="en" lang="en">English</a>', gotcha)
+    english = client.get("/_serve/play/gotcha?lang=en").text
+    assert '<html lang="en">' in english and "A new game" in english
+    assert re.search(r'<a href="\?lang=ja" hreflang="ja" lang="ja">日本語</a>', english)
+    assert '<html lang="en">' in client.get("/_serve/play/rps-fire").text
+    assert '<html lang="en">' in client.get("/_serve/play/rps-fire?lang=fr").text
+    fire = client.get("/_serve/play/rps-fire?lang=ja").text
+    assert '<html lang="ja">' in fire and "プレイ人数" in fire
+    modes = client.get("/_serve/play/gotchacards?lang=ja").text
+    assert '<option value="competitive" data-players="2">対戦</option>' in modes
+
+
+def test_a_served_view_asked_in_japanese_is_japanese(client: TestClient) -> None:
+    key = start(client, ["human", "random"], game="rps-fire")["session"]
+    japanese = client.get(f"/_serve/table/{key}?seat=0&lang=ja").text
+    assert "プレイヤー1の番です" in japanese and "手札" in japanese
+    assert "Player 1" not in japanese and "Your hand" not in japanese
+    assert re.findall(r'src="/rps-fire/(cards(?:/\w+)?)/', japanese)[0] == "cards/ja"
+    english = client.get(f"/_serve/table/{key}?seat=0&lang=en").text
+    assert "Player 1, your turn" in english
+    gotcha = start(client, ["human", "human", "human"], game="gotcha")
+    shown = client.get(f"/_serve/table/{gotcha['session']}?seat={gotcha['turn']}").text
+    assert "の番です" in shown  # a view asked in no language: the game's first
+    assert set(re.findall(r'src="/gotcha/(cards(?:/en)?)/', shown)) == {"cards"}
+
+
+def test_every_word_of_the_play_page_is_given_in_english_and_japanese() -> None:
+    """tables.yaml gives each word once, as {en, ja}: a word in one language only would show
+    English on the Japanese page (or the reverse)."""
+    from gachapress.serve.play.present import SPOKEN, layouts
+
+    not_words = {"hand", "seats", "by_player", "key", "top"}  # keys of the observation
+
+    def bare(node: Any, path: str) -> list[str]:
+        if isinstance(node, dict):
+            if set(node) == set(SPOKEN):
+                return [path for lang in SPOKEN if not isinstance(node[lang], str)]
+            return [
+                found
+                for key, value in node.items()
+                if key not in not_words
+                for found in bare(value, f"{path}.{key}")
+            ]
+        if isinstance(node, list):
+            return [found for i, value in enumerate(node) for found in bare(value, f"{path}.{i}")]
+        return [] if node == "" else [path]
+
+    assert bare(layouts(), "tables") == []

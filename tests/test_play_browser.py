@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import socket
 import threading
 import time
@@ -97,9 +98,12 @@ def page(running: Running, browser: Any) -> Iterator[Any]:
         context.close()
 
 
-def begin(page: Any, running: Running, game: str, mode: str, seats: list[str]) -> None:
-    """Open the game's Play page and start a game with these seats (seat 0 first)."""
-    page.goto(f"{running.url}/_serve/play/{game}")
+def begin(
+    page: Any, running: Running, game: str, mode: str, seats: list[str], lang: str = "en"
+) -> None:
+    """Open the game's Play page in ``lang`` and start a game with these seats (seat 0
+    first)."""
+    page.goto(f"{running.url}/_serve/play/{game}?lang={lang}")
     if len(load_game(game).modes) > 1:
         page.select_option("select[name=mode]", mode)
     page.select_option("select[name=players]", str(len(seats)))
@@ -183,7 +187,9 @@ def check_redeal(page: Any, running: Running, session: Session) -> bool:
             """async () => {
               const key = document.getElementById("download").getAttribute("href").split("/")[3];
               const drawn = document.createElement("div");
-              drawn.innerHTML = await (await fetch(`/_serve/table/${key}?seat=0`)).text();
+              const lang = document.getElementById("play").dataset.lang;
+              const view = await fetch(`/_serve/table/${key}?seat=0&lang=${lang}`);
+              drawn.innerHTML = await view.text();
               return drawn.innerHTML === document.getElementById("table").innerHTML;
             }"""
         )
@@ -218,12 +224,42 @@ def test_hot_seat_play_hides_each_players_cards_from_the_next(page: Any, running
     page.locator("#table .view[data-seat='1']").wait_for()
 
 
+def test_gotcha_opens_in_japanese_and_its_english_link_goes_on_with_the_game(
+    page: Any, running: Running
+) -> None:
+    """GOTCHA! is a Japanese game: its Play page opens in Japanese, from the setup to the pass
+    screen and the table; its language link opens the same game in English."""
+    page.goto(f"{running.url}/_serve/play/gotcha")
+    assert page.locator("html").get_attribute("lang") == "ja"
+    # the toolbar's Play links keep the page's language
+    assert page.locator('#gachapress-bar a[href="/_serve/play/rps-fire?lang=ja"]').count() == 1
+    page.select_option("select[name=players]", "3")
+    for seat in range(3):
+        page.select_option(f"select[name=seat-{seat}]", "human")
+    assert "プレイヤー3" in page.locator("#seats").inner_text()
+    page.get_by_role("button", name="開始", exact=True).click()
+    page.locator("#pass").wait_for(state="visible")
+    assert page.locator("#pass").inner_text().startswith("画面をプレイヤー")
+    page.get_by_role("button", name=re.compile("^プレイヤー.です：自分のカードを見る$")).click()
+    status = page.locator("#status")
+    status.wait_for()
+    assert re.fullmatch(r"プレイヤー\dの番です", status.inner_text()), status.inner_text()
+    assert "手札" in page.locator(".hand h3").inner_text()
+    page.get_by_role("link", name="English", exact=True).click()
+    page.wait_for_url(re.compile(r"\?lang=en#"))
+    assert page.locator("html").get_attribute("lang") == "en"
+    page.get_by_role("button", name=re.compile("^I am Player .: show my cards$")).click()
+    page.locator("#status").wait_for()
+    assert re.fullmatch(r"Player \d, your turn", page.locator("#status").inner_text())
+
+
 def test_the_keyboard_plays_a_reload_goes_on_and_undo_takes_a_move_back(
     page: Any, running: Running
 ) -> None:
     begin(page, running, GAME_ID, "standard", ["human", "greedy"])
     page.locator("#table .view").wait_for()
-    assert page.locator(f'#gachapress-bar a[href="/_serve/play/{GAME_ID}"]').count() == 1
+    # the toolbar's Play link keeps the page's language
+    assert page.locator(f'#gachapress-bar a[href="/_serve/play/{GAME_ID}?lang=en"]').count() == 1
     first = page.locator("#table button.action").first
     assert first.evaluate(FOCUSED)  # the first choice is ready for Enter
     name = first.evaluate("b => b.textContent.trim() + ' ' + b.querySelector('img').alt")

@@ -30,11 +30,16 @@
     return a;
   };
   bar.append(link("/", "index"));
+  // A rulebook or a Play page is in the language its reader chose: its Play links follow it
+  // (elsewhere a Play page opens in its game's first language).
+  const chosen = /\/rulebook\.[^/]+\.html$|^\/_serve\/play\//.test(location.pathname)
+    ? document.documentElement.lang : "";
+  const play = (game) => `/_serve/play/${game}${chosen ? `?lang=${encodeURIComponent(chosen)}` : ""}`;
   for (const game of games) {
     const span = document.createElement("span");
     span.append(`${game}: `, link(`/_serve/gallery/${game}`, "cards"), " · ",
       link(`/_serve/sheets/${game}`, "sheets"), " · ", link(`/${game}/rulebook.en.html`, "rulebook"));
-    if (playable.includes(game)) span.append(" · ", link(`/_serve/play/${game}`, "play"));
+    if (playable.includes(game)) span.append(" · ", link(play(game), "play"));
     bar.append(span);
   }
   const pending = document.createElement("span");

@@ -6,6 +6,9 @@
 (() => {
   const root = document.getElementById("play");
   const game = root.dataset.game;
+  const lang = root.dataset.lang; // the page's language: the seats' views are drawn in it
+  const words = JSON.parse(root.dataset.words);
+  const player = (seat) => words.player.replace("{n}", String(seat + 1));
   const $ = (id) => document.getElementById(id);
   const setup = $("setup");
   const table = $("table");
@@ -42,10 +45,10 @@
       const label = document.createElement("label");
       const select = document.createElement("select");
       select.name = `seat-${seat}`;
-      select.append(new Option("a person at this screen", "human"));
-      for (const bot of bots) select.append(new Option(`${bot} bot`, bot));
+      select.append(new Option(words.person, "human"));
+      for (const bot of bots) select.append(new Option(words.bots[bot], bot));
       select.value = old[seat] || (seat === 0 ? "human" : bots[bots.length - 1]);
-      label.append(`Player ${seat + 1} `, select);
+      label.append(`${player(seat)} `, select);
       seats.append(label);
     }
   };
@@ -71,6 +74,7 @@
   const go = async (status) => {
     current = status;
     history.replaceState(null, "", `#${status.session}`); // a reload (after a save) goes on
+    for (const other of document.querySelectorAll(".languages a")) other.hash = status.session; // and so does the other language
     $("controls").hidden = false;
     $("new-game").open = false;
     // Before the end, the log is the shown player's view of the game (set when it is shown)
@@ -79,14 +83,14 @@
     const seat = status.over ? (status.humans.includes(shown) ? shown : status.humans[0]) : status.turn;
     if (seat === undefined || seat === null) {
       table.replaceChildren();
-      say("No person plays in this game.");
+      say(words.nobody_plays);
       return;
     }
     if (status.humans.length > 1 && seat !== shown && !status.over) {
       table.replaceChildren(); // nothing of the last player stays on the screen
       shown = null;
-      $("pass-to").textContent = `Player ${seat + 1}`;
-      $("pass-ready").textContent = `I am Player ${seat + 1}: show my cards`;
+      $("pass-to").textContent = words.pass_to.replace("{player}", player(seat));
+      $("pass-ready").textContent = words.ready.replace("{player}", player(seat));
       $("pass-ready").onclick = () => attempt(() => show(seat));
       pass.hidden = false;
       $("pass-ready").focus();
@@ -95,7 +99,7 @@
     await show(seat);
   };
   const show = async (seat) => {
-    const response = await fetch(`/_serve/table/${current.session}?seat=${seat}`);
+    const response = await fetch(`/_serve/table/${current.session}?seat=${seat}&lang=${lang}`);
     if (!response.ok) {
       const text = await response.text();
       let said = text;

@@ -31,18 +31,40 @@ LATEST = 40
 Item = dict[str, Any]  # {"card": id, "name": ...}, {"text": ...} or {"group": [items]}
 
 
+#: The languages the Play page speaks: every word of tables.yaml is given in each.
+SPOKEN = ("en", "ja")
+
+
 @cache
 def layouts() -> dict[str, Any]:
     text = Path(__file__).with_name("tables.yaml").read_text(encoding="utf-8")
     return yaml.safe_load(text)
 
 
+def localized(node: Any, lang: str) -> Any:
+    """``node`` with each ``{en: ..., ja: ...}`` in it replaced by its words in ``lang``."""
+    if isinstance(node, dict):
+        if node and set(node) == set(SPOKEN):
+            return node[lang]
+        return {key: localized(value, lang) for key, value in node.items()}
+    if isinstance(node, list):
+        return [localized(value, lang) for value in node]
+    return node
+
+
 @cache
-def layout(game_id: str) -> dict[str, Any]:
-    """A game's layout: the shared entries, with the game's own added on top."""
-    shared, own = layouts()["shared"], layouts().get(game_id, {})
+def page_words(lang: str) -> dict[str, str]:
+    """The Play page's own words (``page``) in ``lang``."""
+    return localized(layouts()["page"], lang)  # type: ignore[no-any-return]
+
+
+@cache
+def layout(game_id: str, lang: str = "en") -> dict[str, Any]:
+    """A game's layout in ``lang``: the shared entries, with the game's own added on top."""
+    every = localized(layouts(), lang)
+    shared, own = every["shared"], every.get(game_id, {})
     merged = {**shared, **own}
-    for key in ("actions", "events", "things", "keys", "values", "records"):
+    for key in ("actions", "events", "things", "kinds", "keys", "values", "records"):
         merged[key] = {**shared.get(key, {}), **own.get(key, {})}
     return merged
 
@@ -51,12 +73,13 @@ def layout(game_id: str) -> dict[str, Any]:
 NOT_TELLING = {"id", "count", "name", "text", "art"}
 
 
-@lru_cache(maxsize=16)  # one per loaded game; a new game loads the rules again
-def card_names(game: Game) -> dict[str, str]:
-    """Each card's name in the page's language; faces that share a name get the fields
-    that tell them apart (``Rock 3``, ``Rhino red 800``)."""
-    lang = language(game)
+@lru_cache(maxsize=32)  # per loaded game and language; a new game loads the rules again
+def card_names(game: Game, lang: str) -> dict[str, str]:
+    """Each card's name in ``lang``; faces that share a name get the fields that tell them
+    apart (``Rock 3``, ``Rhino Red 800``), a field's value by its deck's name for it where the
+    deck names it (``赤``)."""
     cards = game.model.cards()
+    named = value_names(game, lang)
     groups: dict[str, list[str]] = {}
     for card_id, card in cards.items():
         groups.setdefault(card.name.get(lang, card_id), []).append(card_id)
@@ -65,33 +88,71 @@ def card_names(game: Game) -> dict[str, str]:
         fields = [card_fields(cards[card_id]) for card_id in ids]
         telling = [key for key in fields[0] if len({str(f.get(key)) for f in fields}) > 1]
         for card_id, values in zip(ids, fields, strict=True):
-            extra = " ".join(str(values[key]) for key in telling if values[key] is not None)
+            extra = " ".join(
+                named.get(str(values[key]), str(values[key]))
+                for key in telling
+                if values[key] is not None
+            )
             names[card_id] = f"{name} {extra}".strip()
     return names
 
 
-def language(game: Game) -> str:
-    """The Play page's language: the preview's pages'."""
-    return page_language(game.model.languages)
+def value_names(game: Game, lang: str) -> dict[str, str]:
+    """The names in ``lang`` of the things the decks list by id (a deck's colours: ``red``,
+    ``赤``), which cards' fields name."""
+    named: dict[str, str] = {}
+    for _, deck in game.model.deck_items():
+        for field, listed in deck.model_dump().items():
+            for thing in listed if isinstance(listed, list) and field != "cards" else []:
+                name = thing.get("name") if isinstance(thing, dict) else None
+                if isinstance(name, dict) and isinstance(thing.get("id"), str) and lang in name:
+                    named[thing["id"]] = name[lang]
+    return named
+
+
+def language(game: Game, asked: str | None = None) -> str:
+    """The Play page's language: ``asked`` (``?lang=``) where the game is published in it and
+    the page speaks it; else, when nothing is asked, the preview's pages' (English where the
+    game has it); else the game's first language the page speaks."""
+    spoken = [lang for lang in game.model.languages if lang in SPOKEN] or ["en"]
+    if asked in spoken:
+        return str(asked)
+    if asked is None:
+        default = page_language(game.model.languages)
+        return default if default in spoken else spoken[0]
+    return spoken[0]
+
+
+def first_language(game: Game) -> str:
+    """The language a Play page opens in when none is asked: the game's first (GOTCHA!'s
+    Japanese), where the page speaks it."""
+    return language(game, "")
 
 
 def card_fields(card: Any) -> dict[str, Any]:
     return {k: v for k, v in card.model_dump().items() if k not in NOT_TELLING}
 
 
-def player(seat: int) -> str:
-    return f"Player {seat + 1}"
-
-
 class Presenter:
-    """Words and pictures for one game's values."""
+    """Words and pictures for one game's values, in one language (``lang``; by default the
+    preview's pages')."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, lang: str | None = None) -> None:
         self.game = game
-        self.layout = layout(game.id)
+        self.lang = language(game, lang)
+        self.layout = layout(game.id, self.lang)
+        self.words = page_words(self.lang)
         self.cards = game.model.cards()
         self.seats = set(self.layout["seats"])
-        self.names = card_names(game)
+        self.names = card_names(game, self.lang)
+
+    def player(self, seat: int) -> str:
+        """``Player 2``: a seat as players count them, from 1."""
+        return self.words["player"].format(n=seat + 1)
+
+    def say(self, word: str, **fields: Any) -> str:
+        """One of the page's own words, its fields filled."""
+        return self.words[word].format(**fields)
 
     def card(self, card_id: str) -> Item:
         return {"card": card_id, "name": self.names[card_id]}
@@ -108,7 +169,11 @@ class Presenter:
         numbered = NUMBERED.match(target)
         if numbered:
             kind, n = numbered.group(1), int(numbered.group(2))
-            return {"text": player(n) if kind == "seat" else f"{kind} {n}"}
+            return {
+                "text": self.player(n)
+                if kind == "seat"
+                else self.say("numbered", kind=self.layout["kinds"].get(kind, kind), n=n)
+            }
         return {"text": target.replace("-", " ")}
 
     def action(self, action: Action | str) -> list[Item]:
@@ -128,7 +193,7 @@ class Presenter:
                 if copies.isdigit():
                     items.append({"text": f" ×{copies}"})
             elif part == "{to}":
-                items.append({"text": player(int(to)) if to.isdigit() else to})
+                items.append({"text": self.player(int(to)) if to.isdigit() else to})
             elif part:
                 items.append({"text": part})
         return items
@@ -172,17 +237,22 @@ class Presenter:
         if said is not None:
             return [{"text": said}]
         if value is None or value == []:
-            return [{"text": "none"}]
+            return [{"text": self.say("none")}]
         if isinstance(value, bool):
-            return [{"text": "yes" if value else "no"}]
+            return [{"text": self.say("yes" if value else "no")}]
         if isinstance(value, int) and key in self.seats:
-            return [{"text": player(value)}]
+            return [{"text": self.player(value)}]
         if isinstance(value, str):
             return [self.thing(value)]
         if isinstance(value, list) and _played_by(value, self.cards):  # [seat, card]
-            return [{"text": f"{player(value[0])}: "}, self.card(value[-1])]
+            return [
+                {"text": self.say("player_turn", player=self.player(value[0]))},
+                self.card(value[-1]),
+            ]
         if isinstance(value, list) and _handed(value, self.cards):  # [from, to, card]
-            moved = f"{player(value[0])} to {player(value[1])}: "
+            moved = self.say(
+                "handed", **{"from": self.player(value[0]), "to": self.player(value[1])}
+            )
             return [{"text": moved}, self.thing(value[2])]
         if isinstance(value, list):
             items: list[Item] = []
@@ -191,12 +261,12 @@ class Presenter:
             records = all(isinstance(part, dict) for part in value)
             for index, part in enumerate(value):
                 if index and not records and not (isinstance(part, str) and part in self.cards):
-                    items.append({"text": " " if piles or plays else ", "})
+                    items.append({"text": " " if piles or plays else self.say("list_sep")})
                 shown = self.value(key, part)
                 if piles:
-                    shown = [{"text": f"{index + 1}: "}, *shown]
+                    shown = [{"text": f"{index + 1}{self.say('label_sep')}"}, *shown]
                 if records and index < len(value) - 1:  # the "; " wraps with its record
-                    shown = [*shown, {"text": "; "}]
+                    shown = [*shown, {"text": self.say("record_sep")}]
                 items.append({"group": shown} if len(shown) > 1 else shown[0])
             return items
         if isinstance(value, dict) and set(value) == {"size", "top"}:  # a face-up pile
@@ -208,9 +278,9 @@ class Presenter:
             items = []
             for name, part in value.items():
                 words = self.key(name)
-                items.append({"text": f"{words}: " if words else ""})
+                items.append({"text": f"{words}{self.say('label_sep')}" if words else ""})
                 items.extend(self.value(name, part))
-                items.append({"text": "; "})
+                items.append({"text": self.say("record_sep")})
             return items[:-1]
         return [{"text": f"{value:,}" if isinstance(value, int) else str(value)}]
 
@@ -219,21 +289,24 @@ class Presenter:
         items: list[Item] = []
         for seat, value in enumerate(values):
             if seat:
-                items.append({"text": ", "})
-            items.append({"group": [{"text": f"{player(seat)}: "}, *self.value(key, value)]})
+                items.append({"text": self.say("player_sep")})
+            named = {"text": self.say("player_turn", player=self.player(seat))}
+            items.append({"group": [named, *self.value(key, value)]})
         return items
 
     def pile(self, top: str | None, size: int) -> list[Item]:
         """A pile by its top card and its size: ``[Robot] (13 cards)``."""
         if not size:
-            return [{"text": "empty"}]
+            return [{"text": self.say("empty")}]
         shown = [self.thing(top), {"text": " "}] if top is not None else []
-        return [*shown, {"text": f"({size} {'card' if size == 1 else 'cards'})"}]
+        count = self.say("card_count_one") if size == 1 else self.say("card_count", n=size)
+        return [*shown, {"text": count}]
 
     def entry(self, entry: dict[str, Any]) -> list[Item]:
         """One entry of a seat's log view: a move, or what the rules made happen."""
         if "action" in entry:
-            return [{"text": f"{player(entry['player'])}: "}, *self.action(entry["action"])]
+            mover = self.say("player_turn", player=self.player(entry["player"]))
+            return [{"text": mover}, *self.action(entry["action"])]
         template = self.event_words(entry)
         return self.listed(entry) if template is None else self.record(template, entry)
 
@@ -257,18 +330,18 @@ class Presenter:
         for key, value in entry.items():
             if key in ("event", "game", "mode") or self.said(key, value) == "":
                 continue
-            joint = ": " if len(items) == 1 else "; "
+            joint = self.say("label_sep" if len(items) == 1 else "record_sep")
             words = self.key(key)
             items.append({"text": f"{joint}{words} " if words else joint})
             items.extend(self.field(key, value, None))
         return items
 
 
-def seat_view(session: Session, seat: int) -> dict[str, Any]:
-    """What the Play page shows ``seat``: built from that seat's observation, legal actions
-    (on its turn) and log view only."""
+def seat_view(session: Session, seat: int, lang: str | None = None) -> dict[str, Any]:
+    """What the Play page shows ``seat``, in ``lang``: built from that seat's observation,
+    legal actions (on its turn) and log view only."""
     state, game = session.state, session.game
-    present = Presenter(game)
+    present = Presenter(game, lang)
     seen = state.observation(seat)
     rules = present.layout
     over = state.current_player is None
@@ -290,31 +363,48 @@ def seat_view(session: Session, seat: int) -> dict[str, Any]:
             if isinstance(seen.get(part["key"]), list) and len(seen[part["key"]]) > other
         ]
         if scores is not None:
-            fields.append({"label": "Final score", "words": present.value("", scores[other])})
+            fields.append(
+                {"label": present.say("final_score"), "words": present.value("", scores[other])}
+            )
         players.append(
             {
-                "name": player(other),
+                "name": present.player(other),
                 "you": other == seat,
-                "who": "you" if other == seat else _who(session.seats[other]),
+                "who": present.say("you") if other == seat else _who(present, session.seats[other]),
                 "fields": fields,
             }
         )
     legal = state.legal_actions() if state.current_player == seat else []
     hand = seen.get(rules["hand"]) or []
     start = max(1, len(state.log) - LATEST)
+    log = [present.entry(entry) for entry in state.log_view(seat, start)]
+    logged = len(state.log) - 1
+    winners = [present.player(s) for s in state.winners()] if over else []
     return {
         "seat": seat,
+        "lang": present.lang,
         "moves": len(session.moves),
-        "name": player(seat),
+        "status": _status(present, seat, over, winners),
+        "words": present.words,
+        "latest": present.say("log_latest", shown=len(log), all=logged),
         "over": over,
-        "winners": [player(s) for s in state.winners()] if over else [],
         "table": table,
         "players": players,
         "hand": [present.card(card) for card in hand],
         "actions": [{"action": str(a), "words": present.action(a)} for a in legal],
-        "log": [present.entry(entry) for entry in state.log_view(seat, start)],
-        "logged": len(state.log) - 1,
+        "log": log,
+        "logged": logged,
     }
+
+
+def _status(present: Presenter, seat: int, over: bool, winners: list[str]) -> str:
+    """The view's heading: whose turn, or who won."""
+    if not over:
+        return present.say("your_turn", player=present.player(seat))
+    if not winners:
+        return present.say("over_nobody")
+    verb = present.say("wins" if len(winners) == 1 else "win")
+    return present.say("over", winners=present.say("list_sep").join(winners), verb=verb).strip()
 
 
 def _played_by(value: list[Any], cards: dict[str, Any]) -> bool:
@@ -338,8 +428,14 @@ def _handed(value: list[Any], cards: dict[str, Any]) -> bool:
     )
 
 
-def _who(seat: str) -> str:
-    return "" if seat == HUMAN else f"{seat} bot"
+def _who(present: Presenter, seat: str) -> str:
+    """Who plays a seat that is not yours: "" for a person, else the computer player."""
+    return "" if seat == HUMAN else bot_name(present.words, seat)
+
+
+def bot_name(words: dict[str, str], bot: str) -> str:
+    """A computer player in the page's words: ``random bot``, ``コンピューター（ランダム）``."""
+    return words["bot"].format(bot=words.get(f"bot_{bot}", bot))
 
 
 def _shown(present: Presenter, part: dict[str, Any], value: Any) -> list[Item]:

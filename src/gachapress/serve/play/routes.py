@@ -15,13 +15,15 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Route
 
 from gachapress.assembly import names
+from gachapress.book.words import StringTable
 from gachapress.engine.contract import contract_failure
 from gachapress.engine.core import Game, IllegalAction, load_game
 from gachapress.errors import GachapressError
+from gachapress.project import Templates
 from gachapress.publish import templating
 from gachapress.serve.files import NO_CACHE
 from gachapress.serve.guard import body_json
-from gachapress.serve.play.present import language, seat_view
+from gachapress.serve.play.present import SPOKEN, bot_name, language, page_words, seat_view
 from gachapress.serve.play.session import PlayError, Session, Sessions, from_log
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
@@ -41,16 +43,24 @@ def status(key: str, session: Session) -> dict[str, Any]:
     }
 
 
-def draw(session: Session, seat: int, card_lang: str | None = None) -> str:
-    """The HTML of ``seat``'s view, as the Play page puts it on the table, its cards drawn in
-    the page's language (``card_lang``: the language of ``cards/``, ``serve --lang``)."""
+def draw(session: Session, seat: int, card_lang: str | None = None, lang: str | None = None) -> str:
+    """The HTML of ``seat``'s view, as the Play page puts it on the table, in ``lang`` (by
+    default the preview's pages' language), its cards drawn in that language (``card_lang``:
+    the language of ``cards/``, ``serve --lang``)."""
     model = session.game.model
+    view = seat_view(session, seat, lang)
     context = {
         "game": session.game.id,
-        "cards": names.cards_dir(language(session.game), model.card_language(card_lang)),
-        "view": seat_view(session, seat),
+        "cards": names.cards_dir(view["lang"], model.card_language(card_lang)),
+        "view": view,
     }
     return templating.render(VIEWS, "play_view.html.j2", context)
+
+
+def _mode_name(game: Game, mode: str, lang: str) -> str:
+    """A mode as its rulebook names it (``通常ルール``), else its id."""
+    described = game.model.modes.get(mode)
+    return described.name.get(lang, mode) if described is not None else mode.capitalize()
 
 
 def refused(message: str, code: int = 400) -> JSONResponse:
@@ -109,14 +119,39 @@ def play_routes(
             return Response(f"this game does not load: {exc}", status_code=500)
         if game is None:
             return Response("no such game in this preview", status_code=404)
+        lang = language(game, request.query_params.get("lang", ""))
+        words = page_words(lang)
+        bots = ["random", *game.engine.bots]
+        others = [other for other in game.model.languages if other in SPOKEN and other != lang]
+        try:
+            strings = StringTable.load(Templates(rules_dir.parent))
+        except GachapressError as exc:
+            return Response(f"the project's strings.yaml does not load: {exc}", status_code=500)
         html = templating.render(
             VIEWS,
             "play.html.j2",
             {
+                "lang": lang,
                 "game": game.id,
-                "name": game.model.name.get("en", game.id),
-                "modes": game.modes,
-                "bots": ["random", *game.engine.bots],
+                "name": game.model.name.get(lang, game.id),
+                "modes": {
+                    mode: {"counts": counts, "name": _mode_name(game, mode, lang)}
+                    for mode, counts in game.modes.items()
+                },
+                "bots": bots,
+                "words": words,
+                "script_words": {
+                    key: words[key]
+                    for key in ("person", "player", "pass_to", "ready", "nobody_plays")
+                }
+                | {"bots": {bot: bot_name(words, bot) for bot in bots}},
+                "others": [
+                    {
+                        "lang": other,
+                        "label": strings.lookup(("ui", f"lang_{other}"), other) or other,
+                    }
+                    for other in others
+                ],
             },
         )
         return page(html)
@@ -153,7 +188,8 @@ def play_routes(
             return Response("which seat?", status_code=400)
         if not session.may_see(seat):
             return Response("that seat's cards are not yours to see now", status_code=403)
-        return HTMLResponse(draw(session, seat, card_lang), headers=NO_CACHE)
+        lang = language(session.game, request.query_params.get("lang", ""))
+        return HTMLResponse(draw(session, seat, card_lang, lang), headers=NO_CACHE)
 
     @of_session
     async def act(request: Request, key: str, session: Session) -> Response:
