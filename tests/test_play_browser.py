@@ -229,10 +229,23 @@ def test_gotcha_opens_in_japanese_and_its_english_link_goes_on_with_the_game(
 ) -> None:
     """GOTCHA! is a Japanese game: its Play page opens in Japanese, from the setup to the pass
     screen and the table; its language link opens the same game in English."""
-    page.goto(f"{running.url}/_serve/play/gotcha")
+    books = running.preview.options.out / "gotcha"
+    made = not books.exists()
+    stubs = [books / f"rulebook.{lang}.html" for lang in ("en", "ja")]
+    books.mkdir(parents=True, exist_ok=True)
+    for stub in stubs:  # the toolbar links the rulebooks out/ holds
+        stub.write_text("<p>book</p>", encoding="utf-8")
+    try:
+        page.goto(f"{running.url}/_serve/play/gotcha")
+    finally:  # out/ is the tool's again for the tests that build into it
+        for stub in stubs:
+            stub.unlink()
+        if made:
+            books.rmdir()
     assert page.locator("html").get_attribute("lang") == "ja"
-    # the toolbar's Play links keep the page's language
+    # the toolbar's Play and rulebook links keep the page's language
     assert page.locator('#gachapress-bar a[href="/_serve/play/rps-fire?lang=ja"]').count() == 1
+    assert page.locator('#gachapress-bar a[href="/gotcha/rulebook.ja.html"]').count() == 1
     page.select_option("select[name=players]", "3")
     for seat in range(3):
         page.select_option(f"select[name=seat-{seat}]", "human")

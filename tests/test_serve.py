@@ -88,12 +88,16 @@ def test_a_literal_dot_dot_is_refused(preview: Preview) -> None:
 
 
 def test_pages_carry_the_live_script(preview: Preview) -> None:
+    """With the languages of each game's rulebooks in out/, which its toolbar link picks from."""
     preview.live.generation = 7
-    html = TestClient(create_app(preview)).get("/").text
-    assert html.endswith(
+    client = TestClient(create_app(preview))
+    assert client.get("/").text.endswith(
         '<script src="/_serve/live.js" data-generation="7" data-games="gotcha" '
-        'data-playable="gotcha" defer></script></body></html>'
+        'data-playable="gotcha" data-books="" defer></script></body></html>'
     )
+    for lang in ("ja", "en"):
+        (preview.options.out / "gotcha" / f"rulebook.{lang}.html").write_text("<p>book</p>")
+    assert 'data-books="gotcha:en,ja"' in client.get("/").text
 
 
 def test_the_sheets_page_reloads_with_the_pdfs_and_not_before(preview: Preview) -> None:

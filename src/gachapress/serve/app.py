@@ -37,6 +37,8 @@ from gachapress.serve.watch import saves
 
 #: Seconds between keep-alive comments on an idle event stream.
 KEEP_ALIVE = 15.0
+#: A game's rulebooks in out/, whatever their language.
+BOOKS = names.rulebook_html("*")
 #: Seconds before watching the folders again after the watching itself failed.
 WATCH_RETRY = 1.0
 PAGES = Environment(
@@ -183,8 +185,12 @@ def create_app(preview: Preview, allowed_hosts: Sequence[str] = ("*",)) -> Starl
 
     def page(html: str, pdfs: bool = False) -> HTMLResponse:
         live = preview.live
+        books = {
+            game: sorted(path.name.split(".")[1] for path in (out / game).glob(BOOKS))
+            for game in preview.games
+        }  # the rulebooks out/ holds, by language
         tag = files.live_tag(
-            live.generation, list(preview.games), playable, live.pdfs if pdfs else None
+            live.generation, list(preview.games), playable, live.pdfs if pdfs else None, books
         )
         return HTMLResponse(files.with_live_script(html, tag), headers=files.NO_CACHE)
 

@@ -3,6 +3,7 @@ every HTML page gets the preview's live script."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from markupsafe import escape
@@ -42,16 +43,24 @@ def _inside(out: Path, relative: str) -> Path | None:
 
 
 def live_tag(
-    generation: int, games: list[str], playable: list[str], pdfs: int | None = None
+    generation: int,
+    games: list[str],
+    playable: list[str],
+    pdfs: int | None = None,
+    books: Mapping[str, Sequence[str]] | None = None,
 ) -> str:
     """The script tag every served page carries (the preview's toolbar, overlay and reload);
-    ``playable``: the games with an engine, which get a Play link; a page that shows PDFs
-    gives their generation ``pdfs``, and reloads when they change."""
+    ``playable``: the games with an engine, which get a Play link; ``books``: the languages of
+    each game's rulebooks, which its rulebook link chooses from; a page that shows PDFs gives
+    their generation ``pdfs``, and reloads when they change."""
     shows_pdfs = "" if pdfs is None else f' data-pdfs="{pdfs}"'
+    languages = " ".join(
+        f"{game}:{','.join(langs)}" for game, langs in (books or {}).items() if langs
+    )
     return (
         f'<script src="/_serve/live.js" data-generation="{generation}"{shows_pdfs} '
         f'data-games="{escape(" ".join(games))}" data-playable="{escape(" ".join(playable))}" '
-        "defer></script>"
+        f'data-books="{escape(languages)}" defer></script>'
     )
 
 

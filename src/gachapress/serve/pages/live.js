@@ -35,10 +35,19 @@
   const chosen = /\/rulebook\.[^/]+\.html$|^\/_serve\/play\//.test(location.pathname)
     ? document.documentElement.lang : "";
   const play = (game) => `/_serve/play/${game}${chosen ? `?lang=${encodeURIComponent(chosen)}` : ""}`;
+  // A game's rulebook in that language, else in English, else in its one language.
+  const books = Object.fromEntries((me.dataset.books || "").split(" ").filter(Boolean)
+    .map((entry) => [entry.split(":")[0], entry.split(":")[1].split(",")]));
+  const rulebook = (game) => {
+    const langs = books[game] || [];
+    const lang = langs.includes(chosen) ? chosen : langs.includes("en") ? "en" : langs[0];
+    return lang ? `/${game}/rulebook.${lang}.html` : null;
+  };
   for (const game of games) {
     const span = document.createElement("span");
     span.append(`${game}: `, link(`/_serve/gallery/${game}`, "cards"), " · ",
-      link(`/_serve/sheets/${game}`, "sheets"), " · ", link(`/${game}/rulebook.en.html`, "rulebook"));
+      link(`/_serve/sheets/${game}`, "sheets"));
+    if (rulebook(game)) span.append(" · ", link(rulebook(game), "rulebook"));
     if (playable.includes(game)) span.append(" · ", link(play(game), "play"));
     bar.append(span);
   }
