@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -459,21 +460,31 @@ def test_every_event_of_random_games_has_its_own_words(game_id: str) -> None:
     game = load_game(game_id)
     present = Presenter(game)
     kinds: set[str] = set()
+    for log in random_logs(game, 8):
+        for entry in log:
+            if "event" not in entry:
+                continue
+            kinds.add(entry["event"])
+            assert present.event_words(entry) is not None, f"no words for {entry}"
+            shown = said(game_id, present.entry(entry))
+            assert not re.search(r"\bseat\b|_|[a-z]+-\d", shown), (entry, shown)
+    assert len(kinds) > 2, kinds  # the start and more
+
+
+def random_logs(
+    game: Any, seeds: int, each_turn: Callable[[Any], None] = lambda state: None
+) -> Iterator[list[dict[str, Any]]]:
+    """The log one seat sees of random games of every mode and player count, ``seeds`` of
+    each; ``each_turn`` is shown every state before its move."""
     for mode, counts in game.modes.items():
         for players in counts:
-            for seed in range(8):
+            for seed in range(seeds):
                 state = game.new_game(players=players, seed=seed, mode=mode)
                 rng = random.Random(seed)
                 while not state.is_terminal():
+                    each_turn(state)
                     state.apply(rng.choice(state.legal_actions()))
-                for entry in state.log_view(seed % players):
-                    if "event" not in entry:
-                        continue
-                    kinds.add(entry["event"])
-                    assert present.event_words(entry) is not None, f"no words for {entry}"
-                    shown = said(game_id, present.entry(entry))
-                    assert not re.search(r"\bseat\b|_|[a-z]+-\d", shown), (entry, shown)
-    assert len(kinds) > 2, kinds  # the start and more
+                yield state.log_view(seed % players)
 
 
 def japanese_leaks(game_id: str, items: list[dict[str, Any]]) -> str | None:
@@ -493,22 +504,19 @@ def test_every_move_and_event_of_random_games_reads_in_japanese(game_id: str) ->
     game = load_game(game_id)
     present = Presenter(game, "ja")
     kinds: set[str] = set()
-    for mode, counts in game.modes.items():
-        for players in counts:
-            for seed in range(4):
-                state = game.new_game(players=players, seed=seed, mode=mode)
-                rng = random.Random(seed)
-                while not state.is_terminal():
-                    for action in state.legal_actions():
-                        leak = japanese_leaks(game_id, present.action(action))
-                        assert leak is None, (str(action), leak)
-                    state.apply(rng.choice(state.legal_actions()))
-                for entry in state.log_view(seed % players):
-                    kinds.add(entry.get("event", "move"))
-                    if "event" in entry:
-                        assert present.event_words(entry) is not None, f"no words for {entry}"
-                    leak = japanese_leaks(game_id, present.entry(entry))
-                    assert leak is None, (entry, leak)
+
+    def moves_in_japanese(state: Any) -> None:
+        for action in state.legal_actions():
+            leak = japanese_leaks(game_id, present.action(action))
+            assert leak is None, (str(action), leak)
+
+    for log in random_logs(game, 4, moves_in_japanese):
+        for entry in log:
+            kinds.add(entry.get("event", "move"))
+            if "event" in entry:
+                assert present.event_words(entry) is not None, f"no words for {entry}"
+            leak = japanese_leaks(game_id, present.entry(entry))
+            assert leak is None, (entry, leak)
     assert {"start", "move"} < kinds, kinds
 
 
